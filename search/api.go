@@ -1,0 +1,113 @@
+// Package search answers web_search and engine_status: the engine
+// abstraction and registry, one file per driver, aggregation under deadlines,
+// URL normalisation, deduplication, rank fusion, the content boundary of
+// results, provider limits and circuit breakers.
+//
+// It must never import the protocol (mcp), never let provider text leave a
+// driver except as cleaned result fields, and never wait beyond the search
+// deadline.
+package search
+
+// STUB FILE: the signatures below are the package's contract with config.go,
+// main and mcp. The implementation replaces the bodies.
+
+import (
+	"context"
+	"crypto/x509"
+	"log/slog"
+	"net/url"
+	"time"
+
+	"rypsok/secrets"
+	"rypsok/tool"
+)
+
+// Settings are the [search], [limits] (engine part), [resilience],
+// [privacy] and [cache] values that concern searches, with the engines.
+// DefaultSettings gives every default of the limits table.
+type Settings struct {
+	Languages         []string      // offered to callers; the first is the default
+	Region            string        // two upper-case letters
+	SafeSearch        string        // off, moderate, strict
+	MaxResults        int           // LIM-S2 default
+	MaxResultsCeiling int           // LIM-S2 ceiling
+	QueryMaxChars     int           // LIM-S1
+	Deadline          time.Duration // LIM-S4
+	EngineTimeout     time.Duration // LIM-S5
+	ConnectTimeout    time.Duration // LIM-S12
+	Reserve           time.Duration // LIM-S6
+	EnginesPerRequest int           // LIM-S8
+	ResultsPerEngine  int           // LIM-S3
+	SnippetMaxChars   int           // LIM-S9
+	TitleMaxChars     int           // LIM-S10
+	DropFlagged       bool          // drop_flagged_results
+	Attribution       bool          // engine_attribution
+
+	OutboundInFlight  int // LIM-C1
+	PerEngineInFlight int // LIM-C2
+
+	FailuresToOpen int           // LIM-B1
+	FirstCooldown  time.Duration // LIM-B2
+	MaxCooldown    time.Duration // LIM-B3
+
+	SecretDetection secrets.Mode // LIM-P1
+	LogQueries      bool         // LIM-P3
+
+	CacheEnabled       bool          // LIM-K1
+	CacheTTL           time.Duration // LIM-K2
+	CacheMaxEntries    int           // LIM-K3
+	CacheMaxEntryBytes int           // LIM-K4
+
+	Engines []EngineConfig
+}
+
+// EngineConfig is one [engines.<id>] table after validation.
+type EngineConfig struct {
+	ID         string
+	Type       string // wikipedia, brave, duckduckgo
+	Categories []tool.Category
+	Preference int
+	Endpoint   string   // brave: web or news
+	BaseURL    *url.URL // wikipedia: a private MediaWiki mirror; nil for the public API
+	Key        secrets.Secret
+	// Disabled is empty for an active engine; otherwise the reason
+	// engine_status reports (the operator switched it off, or its key could
+	// not be read).
+	Disabled tool.DisabledReason
+}
+
+// DefaultSettings returns the defaults of the limits table, without engines.
+func DefaultSettings() Settings { panic("stub") }
+
+// Deps are what the process gives the service.
+type Deps struct {
+	Logger    *slog.Logger
+	Now       func() time.Time // the clock of rate limits and circuits
+	Roots     *x509.CertPool   // trust roots of engine requests
+	Proxy     *url.URL         // [egress] proxy for engine traffic; nil: none
+	UserAgent string
+	// Returned is told every URL a search returned (strict mode of
+	// web_fetch); nil: nobody listens.
+	Returned func(url string)
+}
+
+// Drivers lists the driver types, and whether each scrapes.
+var Drivers = map[string]bool{"wikipedia": false, "brave": false, "duckduckgo": true}
+
+// Service answers web_search and engine_status.
+type Service struct{}
+
+// New builds the engines of s. An engine type with no driver is an error.
+func New(s Settings, d Deps) (*Service, error) { panic("stub") }
+
+// Search runs one search. The error is nil or a *tool.Error; when ctx is
+// cancelled the caller discards whatever is returned.
+func (s *Service) Search(ctx context.Context, req tool.SearchRequest) (*tool.SearchResponse, *tool.Error) {
+	panic("stub")
+}
+
+// Status answers engine_status from memory.
+func (s *Service) Status(ctx context.Context) *tool.StatusResponse { panic("stub") }
+
+// Categories lists, in schema order, the categories an active engine serves.
+func (s *Service) Categories() []tool.Category { panic("stub") }

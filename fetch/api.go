@@ -41,7 +41,24 @@ type Settings struct {
 }
 
 // DefaultSettings returns the defaults of the limits table.
-func DefaultSettings() Settings { panic("stub") }
+func DefaultSettings() Settings {
+	return Settings{
+		MaxChars:           3000,
+		MaxCharsCeiling:    20000,
+		MaxBytes:           5 << 20,
+		Deadline:           10 * time.Second,
+		ConnectTimeout:     3 * time.Second,
+		MaxRedirects:       5,
+		RobotsTxt:          true,
+		FetchesInFlight:    4,
+		ParsingInFlight:    2,
+		StrictModeURLs:     10000,
+		RobotsCacheEntries: 1000,
+		TitleMaxChars:      150,
+		SecretDetection:    secrets.Refuse,
+		Policy:             egress.Policy{Ports: []int{80, 443}},
+	}
+}
 
 // Deps are what the process gives the service.
 type Deps struct {

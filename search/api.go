@@ -77,7 +77,33 @@ type EngineConfig struct {
 }
 
 // DefaultSettings returns the defaults of the limits table, without engines.
-func DefaultSettings() Settings { panic("stub") }
+func DefaultSettings() Settings {
+	return Settings{
+		Languages:          []string{"en"},
+		Region:             "US",
+		SafeSearch:         "moderate",
+		MaxResults:         5,
+		MaxResultsCeiling:  20,
+		QueryMaxChars:      400,
+		Deadline:           2500 * time.Millisecond,
+		EngineTimeout:      2000 * time.Millisecond,
+		ConnectTimeout:     1000 * time.Millisecond,
+		Reserve:            200 * time.Millisecond,
+		EnginesPerRequest:  8,
+		ResultsPerEngine:   10,
+		SnippetMaxChars:    300,
+		TitleMaxChars:      150,
+		OutboundInFlight:   32,
+		PerEngineInFlight:  2,
+		FailuresToOpen:     3,
+		FirstCooldown:      60 * time.Second,
+		MaxCooldown:        900 * time.Second,
+		SecretDetection:    secrets.Refuse,
+		CacheTTL:           300 * time.Second,
+		CacheMaxEntries:    1000,
+		CacheMaxEntryBytes: 32768,
+	}
+}
 
 // Deps are what the process gives the service.
 type Deps struct {

@@ -1,0 +1,188 @@
+package main
+
+// check.go writes the report of `rypsok check`: one line per part of the
+// configuration with the values in effect, the warnings, and the worst-case
+// memory estimate. It never prints a token, a key, the text of an egress
+// rule or the address of a proxy.
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"rypsok/tool"
+)
+
+// The costs of the memory estimate, measured on this build by
+// scripts/measure-memory.sh (make measure-memory) and rounded up so that the
+// estimate stays above every measured peak. See README "Memory".
+const (
+	// memBaseMiB is the process at rest: serve with its engines built and
+	// nothing in flight.
+	memBaseMiB = 13
+	// memParseFixedMiB and memParseTenthsPerByte are the cost of one parse
+	// (the part that does not grow with the page, and the tenths of a byte
+	// per byte of page). Provisional until web_fetch is measured.
+	memParseFixedMiB      = 11
+	memParseTenthsPerByte = 52
+	// memSessionKiB is one live session of the handshake-based revisions
+	// over HTTP (LIM-M4).
+	memSessionKiB = 60
+	// memProvisional marks the parse cost as not yet measured on this build.
+	memProvisional = true
+	// memoryMaxMiB is LIM-M5, MemoryMax of the documented unit.
+	memoryMaxMiB = 256
+)
+
+type memEstimate struct {
+	base, bodies, parses, sessions, cache float64 // MiB
+}
+
+func (m memEstimate) totalMiB() int {
+	return int(m.base + m.bodies + m.parses + m.sessions + m.cache + 0.999)
+}
+
+const mib = 1 << 20
+
+// memoryEstimate is the book's formula (LIM-M1..M5) with this build's
+// constants.
+func memoryEstimate(c *Config) memEstimate {
+	page := float64(c.Fetch.MaxBytes)
+	m := memEstimate{
+		base:   memBaseMiB,
+		bodies: float64(c.Fetch.FetchesInFlight) * page / mib,
+		parses: float64(c.Fetch.ParsingInFlight) * (page*memParseTenthsPerByte/10/mib + memParseFixedMiB),
+	}
+	if c.HTTP.LegacyRevisions {
+		m.sessions = float64(c.HTTP.MaxSessions) * memSessionKiB / 1024
+	}
+	if c.CacheEnabled {
+		m.cache = float64(c.Search.CacheMaxEntries) * float64(c.Search.CacheMaxEntryBytes) / mib
+	}
+	return m
+}
+
+func onOff(b bool) string { return strconv.FormatBool(b) }
+
+func ms(d time.Duration) string { return strconv.FormatInt(d.Milliseconds(), 10) }
+
+func categoriesText(cs []tool.Category) string {
+	s := make([]string, len(cs))
+	for i, c := range cs {
+		s[i] = string(c)
+	}
+	return strings.Join(s, ",")
+}
+
+func intsText(xs []int) string {
+	s := make([]string, len(xs))
+	for i, x := range xs {
+		s[i] = strconv.Itoa(x)
+	}
+	return strings.Join(s, ",")
+}
+
+// servedCategories lists, in schema order, the categories an active engine
+// serves.
+func servedCategories(c *Config) []tool.Category {
+	served := map[tool.Category]bool{}
+	for _, e := range c.Engines {
+		if e.Active {
+			for _, cat := range e.Categories {
+				served[cat] = true
+			}
+		}
+	}
+	var out []tool.Category
+	for _, cat := range tool.Categories {
+		if served[cat] {
+			out = append(out, cat)
+		}
+	}
+	return out
+}
+
+// checkReport returns the lines of the report, without the "rypsok: " prefix.
+func checkReport(c *Config) []string {
+	s := c.Search
+	f := c.Fetch
+	h := c.HTTP
+	var out []string
+	add := func(format string, a ...any) { out = append(out, fmt.Sprintf(format, a...)) }
+
+	add("configuration from %s is valid", c.Source)
+	add("search: languages=%s region=%s safe_search=%s max_results=%d (ceiling %d) query_max_chars=%d deadline_ms=%s engine_timeout_ms=%s connect_timeout_ms=%s reserve_ms=%s engines_per_request=%d results_per_engine=%d snippet_max_chars=%d title_max_chars=%d drop_flagged_results=%s engine_attribution=%s",
+		strings.Join(s.Languages, ","), s.Region, s.SafeSearch, s.MaxResults, s.MaxResultsCeiling, s.QueryMaxChars,
+		ms(s.Deadline), ms(s.EngineTimeout), ms(s.ConnectTimeout), ms(s.Reserve), s.EnginesPerRequest, s.ResultsPerEngine,
+		s.SnippetMaxChars, s.TitleMaxChars, onOff(s.DropFlagged), onOff(s.Attribution))
+	add("tool rate limits per minute: web_search=%d web_fetch=%d engine_status=%d", c.MCP.SearchPerMinute, c.MCP.FetchPerMinute, c.MCP.StatusPerMinute)
+	add("tool call maxima in ms: web_search=%s web_fetch=%s; engine_status reads memory only", ms(s.Deadline+300*time.Millisecond), ms(f.Deadline+time.Second))
+	for _, e := range c.Engines {
+		extra := ""
+		if e.Type == "brave" {
+			extra = " endpoint=" + e.Endpoint
+		}
+		add("engine %s: type=%s enabled=%s categories=%s preference=%d%s %s", e.ID, e.Type, onOff(e.Enabled), categoriesText(e.Categories), e.Preference, extra, e.Credential)
+	}
+	served := servedCategories(c)
+	if len(served) == 0 {
+		add("categories served: none (no engine is active; web_search answers unavailable, no_engine)")
+	} else {
+		add("categories served: %s", categoriesText(served))
+	}
+	contact := "unset"
+	if c.UserAgentContact != "" {
+		contact = "set"
+	}
+	add("service: structured_content=%s shutdown_ms=%s user_agent_contact=%s", onOff(c.MCP.StructuredContent), ms(c.MCP.Shutdown), contact)
+	add("service.http: bind=%s callers=%d legacy_revisions=%s max_connections=%d max_request_bytes=%d idle_timeout_s=%d max_streams=%d request_timeout_s=%d max_sessions=%d",
+		h.Bind, len(h.Callers), onOff(h.LegacyRevisions), h.MaxConnections, h.MaxRequestBytes, h.IdleTimeoutS, h.MaxStreams, h.RequestTimeoutS, h.MaxSessions)
+	add("fetch: ports=%s max_bytes=%d max_chars=%d (ceiling %d) deadline_ms=%s connect_timeout_ms=%s max_redirects=%d robots_txt=%s follow_cross_host_redirects=%s",
+		intsText(f.Policy.Ports), f.MaxBytes, f.MaxChars, f.MaxCharsCeiling, ms(f.Deadline), ms(f.ConnectTimeout), f.MaxRedirects, onOff(f.RobotsTxt), onOff(f.FollowCrossHostRedirects))
+	proxy := "none"
+	if c.Proxy != nil {
+		proxy = "set"
+	}
+	add("egress: allow_rules=%d deny_rules=%d allow_http=%s strict_mode=%s proxy=%s", len(f.Policy.Allow), len(f.Policy.Deny), onOff(f.Policy.AllowHTTP), onOff(f.StrictMode), proxy)
+	add("privacy: secret_detection=%s", s.SecretDetection)
+	add("logging: level=%s log_queries=%s", levelWord(c), onOff(c.LogQueries))
+	add("status: enabled=%s", onOff(c.MCP.StatusEnabled))
+	add("cache: enabled=%s max_entries=%d ttl_s=%d max_entry_bytes=%d", onOff(c.CacheEnabled), s.CacheMaxEntries, int(s.CacheTTL/time.Second), s.CacheMaxEntryBytes)
+	add("scraping: enabled=%s", onOff(c.Scraping))
+	add("resilience: failures_to_open=%d first_cooldown_s=%d max_cooldown_s=%d", s.FailuresToOpen, int(s.FirstCooldown/time.Second), int(s.MaxCooldown/time.Second))
+	add("limits: outbound_in_flight=%d per_engine_in_flight=%d fetches_in_flight=%d parsing_in_flight=%d strict_mode_urls=%d robots_cache_entries=%d",
+		s.OutboundInFlight, s.PerEngineInFlight, f.FetchesInFlight, f.ParsingInFlight, f.StrictModeURLs, f.RobotsCacheEntries)
+	out = append(out, memoryLine(c))
+	for _, w := range c.Warnings {
+		out = append(out, "warning: "+w.String())
+	}
+	return out
+}
+
+func levelWord(c *Config) string {
+	switch {
+	case c.LogLevel <= -4:
+		return "debug"
+	case c.LogLevel <= 0:
+		return "info"
+	case c.LogLevel <= 4:
+		return "warn"
+	default:
+		return "error"
+	}
+}
+
+func memoryLine(c *Config) string {
+	m := memoryEstimate(c)
+	note := "measured on this build"
+	if memProvisional {
+		note = "provisional: the parse cost is not yet measured on this build"
+	}
+	sessions := ""
+	if c.HTTP.LegacyRevisions {
+		sessions = fmt.Sprintf(" + sessions %d", int(m.sessions+0.999))
+	}
+	return fmt.Sprintf("memory: worst case about %d MiB (base %d + bodies %d + parses %d%s + cache %d MiB; %s)",
+		m.totalMiB(), int(m.base+0.999), int(m.bodies+0.999), int(m.parses+0.999), sessions, int(m.cache+0.999), note)
+}

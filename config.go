@@ -1,0 +1,1114 @@
+package main
+
+// config.go is the only code that knows the configuration's key names. It
+// reads a tomlx document, checks every key against its type and range (the
+// limits table of the book), resolves secrets by reference, and builds the
+// settings of each package. Every message names its key and place and never
+// repeats a value from the file.
+
+import (
+	"fmt"
+	"log/slog"
+	"net"
+	"net/netip"
+	"net/url"
+	"os"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"rypsok/egress"
+	"rypsok/fetch"
+	"rypsok/mcp"
+	"rypsok/search"
+	"rypsok/secrets"
+	"rypsok/tomlx"
+	"rypsok/tool"
+)
+
+// maxConfigBytes bounds the configuration file (tomlx refuses more too).
+const maxConfigBytes = 1 << 20
+
+// minTokenBytes is the shortest caller token accepted.
+const minTokenBytes = 32
+
+// Config is a validated configuration.
+type Config struct {
+	Source string // how the file was found, for check's first line
+
+	Search search.Settings
+	Fetch  fetch.Settings
+	MCP    mcp.Settings
+	HTTP   HTTPSettings
+
+	UserAgentContact string
+	Proxy            *url.URL // [egress] proxy; never printed
+	LogLevel         slog.Level
+	LogQueries       bool
+	CacheEnabled     bool
+	Scraping         bool
+
+	// Engines holds, per configured engine in identifier order, the state of
+	// its credential as check prints it.
+	Engines []EngineReport
+	// Warnings are the lines of the Warnings table that apply.
+	Warnings []Warning
+}
+
+// HTTPSettings are the [service.http] values. The Streamable HTTP transport
+// is not built yet; the keys are validated so that files stay valid.
+type HTTPSettings struct {
+	Bind            string
+	AllowedHosts    []string
+	AllowedOrigins  []string
+	LegacyRevisions bool
+	MaxConnections  int
+	MaxRequestBytes int
+	IdleTimeoutS    int
+	MaxStreams      int
+	MaxSessions     int
+	RequestTimeoutS int
+	Callers         []Caller
+}
+
+// Caller is one [[service.http.auth.callers]] entry.
+type Caller struct {
+	ID        string
+	TokenEnv  string
+	TokenFile string
+	Token     secrets.Secret
+}
+
+// EngineReport is what check says about one engine.
+type EngineReport struct {
+	ID         string
+	Type       string
+	Enabled    bool
+	Categories []tool.Category
+	Preference int
+	Endpoint   string
+	Credential string // "no credential needed", "credential resolved", "inactive: …", "disabled by configuration"
+	Active     bool
+	Scrapes    bool
+}
+
+// Warning is one line of the Warnings table.
+type Warning struct {
+	Key  string
+	What string
+	Safe string
+}
+
+func (w Warning) String() string { return w.Key + ": " + w.What + "; " + w.Safe }
+
+// ConfigError is an invalid configuration: one message per problem, in the
+// order of the file.
+type ConfigError struct{ Messages []string }
+
+func (e *ConfigError) Error() string { return strings.Join(e.Messages, "\n") }
+
+// env abstracts the process environment and file reading for tests.
+type env struct {
+	lookup   func(string) (string, bool)
+	readFile func(string) (secrets.Secret, secrets.FileInfo, error)
+}
+
+func osEnv() env { return env{lookup: os.LookupEnv, readFile: secrets.FromFile} }
+
+// loadOptions say what to read beyond the file.
+type loadOptions struct {
+	// readTokens reads the callers' tokens as serve --transport http does
+	// (check does it too).
+	readTokens bool
+}
+
+// LoadConfig parses and validates data (nil: no file) and resolves secrets.
+func LoadConfig(data []byte, source string, e env, o loadOptions) (*Config, error) {
+	l := &loader{env: e, opts: o}
+	var root *tomlx.Table
+	if data != nil {
+		if len(data) > maxConfigBytes {
+			return nil, &ConfigError{Messages: []string{"the configuration file is larger than 1 MiB"}}
+		}
+		t, err := tomlx.Parse(data)
+		if err != nil {
+			return nil, &ConfigError{Messages: []string{err.Error()}}
+		}
+		root = t
+	}
+	c := l.load(root, data != nil)
+	c.Source = source
+	if len(l.errs) > 0 {
+		sort.SliceStable(l.errs, func(i, j int) bool { return l.errs[i].order < l.errs[j].order })
+		msgs := make([]string, len(l.errs))
+		for i, e := range l.errs {
+			msgs[i] = e.msg
+		}
+		return nil, &ConfigError{Messages: msgs}
+	}
+	return c, nil
+}
+
+type configErr struct {
+	order int // line*10000+column; positionless messages sort last
+	msg   string
+}
+
+type loader struct {
+	env  env
+	opts loadOptions
+	errs []configErr
+	warn []Warning
+	// pendingHTTP is [service.http], kept open until fetch.deadline_ms,
+	// on which request_timeout_s depends, is known.
+	pendingHTTP *section
+}
+
+func place(v *tomlx.Value) string {
+	return fmt.Sprintf(" (line %d, column %d)", v.Line, v.Col)
+}
+
+func (l *loader) errAt(v *tomlx.Value, key, msg string) {
+	o := 1 << 40
+	s := key + ": " + msg
+	if v != nil {
+		o = v.Line*10000 + v.Col
+		s += place(v)
+	}
+	l.errs = append(l.errs, configErr{order: o, msg: s})
+}
+
+func (l *loader) errKey(t *tomlx.Table, name, key, msg string) {
+	o := 1 << 40
+	s := key + ": " + msg
+	if t != nil {
+		if line, ok := t.KeyLine[name]; ok {
+			o = line*10000 + t.KeyCol[name]
+			s += fmt.Sprintf(" (line %d, column %d)", line, t.KeyCol[name])
+		}
+	}
+	l.errs = append(l.errs, configErr{order: o, msg: s})
+}
+
+// found names the kind of a value without repeating it.
+func found(v *tomlx.Value) string {
+	switch v.Kind {
+	case tomlx.KindString:
+		return "found text"
+	case tomlx.KindInteger:
+		return "found an integer"
+	case tomlx.KindFloat:
+		return "found a decimal number; this configuration has no key that takes a float"
+	case tomlx.KindBool:
+		return "found a boolean"
+	case tomlx.KindDatetime:
+		return "found a date or time; this configuration has no key that takes a date"
+	case tomlx.KindArray:
+		return "found an array"
+	default:
+		return "found a table"
+	}
+}
+
+var plainKey = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
+
+// shownKey is a key as a message may show it: the schema's words only.
+func shownKey(k string) string {
+	if plainKey.MatchString(k) {
+		return k
+	}
+	return "(a quoted key)"
+}
+
+// section is one table of the schema being read: it records the keys the
+// schema knows so that the rest can be refused.
+type section struct {
+	l    *loader
+	path string
+	t    *tomlx.Table // nil: the table is absent
+	seen map[string]bool
+}
+
+func (l *loader) section(t *tomlx.Table, path string) *section {
+	return &section{l: l, path: path, t: t, seen: map[string]bool{}}
+}
+
+// sub returns the sub-table name of s, refusing a value of another kind.
+func (s *section) sub(name string) *section {
+	s.seen[name] = true
+	path := s.path + "." + name
+	if s.path == "" {
+		path = name
+	}
+	v := s.get(name)
+	if v == nil {
+		return s.l.section(nil, path)
+	}
+	if v.Kind != tomlx.KindTable {
+		s.l.errAt(v, path, "expected a table, "+found(v))
+		return s.l.section(nil, path)
+	}
+	return s.l.section(v.Table, path)
+}
+
+func (s *section) key(name string) string {
+	if s.path == "" {
+		return name
+	}
+	return s.path + "." + name
+}
+
+func (s *section) get(name string) *tomlx.Value {
+	if s.t == nil {
+		return nil
+	}
+	return s.t.Values[name]
+}
+
+// done refuses every key the schema did not ask for.
+func (s *section) done() {
+	if s.t == nil {
+		return
+	}
+	for _, k := range s.t.Keys {
+		if s.seen[k] {
+			continue
+		}
+		what := "unknown key"
+		if v := s.t.Values[k]; v != nil && v.Kind == tomlx.KindTable {
+			what = "unknown table"
+		}
+		s.l.errKey(s.t, k, s.key(shownKey(k)), what+"; see the configuration reference for the keys of this table")
+	}
+}
+
+// intRange reads an integer in [min, max] into dst (which holds the default).
+func (s *section) intRange(name string, min, max int64, dst *int64) *tomlx.Value {
+	s.seen[name] = true
+	v := s.get(name)
+	if v == nil {
+		return nil
+	}
+	expect := fmt.Sprintf("expected an integer from %d to %d", min, max)
+	switch {
+	case v.Kind != tomlx.KindInteger:
+		s.l.errAt(v, s.key(name), expect+", "+found(v))
+	case v.Int < min:
+		s.l.errAt(v, s.key(name), expect+", found a smaller number")
+	case v.Int > max:
+		s.l.errAt(v, s.key(name), expect+", found a larger number")
+	default:
+		*dst = v.Int
+	}
+	return v
+}
+
+func (s *section) int(name string, min, max int64, dst *int) *tomlx.Value {
+	x := int64(*dst)
+	v := s.intRange(name, min, max, &x)
+	*dst = int(x)
+	return v
+}
+
+func (s *section) ms(name string, min, max int64, dst *time.Duration) *tomlx.Value {
+	x := dst.Milliseconds()
+	v := s.intRange(name, min, max, &x)
+	*dst = time.Duration(x) * time.Millisecond
+	return v
+}
+
+func (s *section) seconds(name string, min, max int64, dst *time.Duration) *tomlx.Value {
+	x := int64(*dst / time.Second)
+	v := s.intRange(name, min, max, &x)
+	*dst = time.Duration(x) * time.Second
+	return v
+}
+
+func (s *section) bool(name string, dst *bool) {
+	s.seen[name] = true
+	v := s.get(name)
+	if v == nil {
+		return
+	}
+	if v.Kind != tomlx.KindBool {
+		s.l.errAt(v, s.key(name), "expected true or false (without quotes), "+found(v))
+		return
+	}
+	*dst = v.Bool
+}
+
+// str reads a string; ok is false when absent or refused.
+func (s *section) str(name, expect string) (string, *tomlx.Value, bool) {
+	s.seen[name] = true
+	v := s.get(name)
+	if v == nil {
+		return "", nil, false
+	}
+	if v.Kind != tomlx.KindString {
+		s.l.errAt(v, s.key(name), expect+", "+found(v))
+		return "", v, false
+	}
+	return v.Str, v, true
+}
+
+func (s *section) enum(name string, words []string, dst *string) {
+	expect := "expected one of " + strings.Join(words, ", ")
+	w, v, ok := s.str(name, expect)
+	if !ok {
+		return
+	}
+	for _, x := range words {
+		if w == x {
+			*dst = w
+			return
+		}
+	}
+	s.l.errAt(v, s.key(name), expect+", found an unknown word")
+}
+
+// strings reads an array of strings, each checked by valid (which returns
+// the error sentence or ""). The array's elements are named key[N].
+func (s *section) strings(name, expect string, allowEmpty bool, valid func(string) string) ([]string, *tomlx.Value, bool) {
+	s.seen[name] = true
+	v := s.get(name)
+	if v == nil {
+		return nil, nil, false
+	}
+	if v.Kind != tomlx.KindArray {
+		s.l.errAt(v, s.key(name), "expected an array of "+expect+", "+found(v))
+		return nil, v, false
+	}
+	if len(v.Array) == 0 && !allowEmpty {
+		s.l.errAt(v, s.key(name), "expected at least one of "+expect+", found an empty array")
+		return nil, v, false
+	}
+	out := make([]string, 0, len(v.Array))
+	ok := true
+	seen := map[string]bool{}
+	for i, e := range v.Array {
+		k := fmt.Sprintf("%s[%d]", s.key(name), i)
+		if e.Kind != tomlx.KindString {
+			s.l.errAt(e, k, "expected "+expect+", "+found(e))
+			ok = false
+			continue
+		}
+		if msg := valid(e.Str); msg != "" {
+			s.l.errAt(e, k, msg)
+			ok = false
+			continue
+		}
+		if seen[e.Str] {
+			s.l.errAt(e, k, "listed more than once")
+			ok = false
+			continue
+		}
+		seen[e.Str] = true
+		out = append(out, e.Str)
+	}
+	return out, v, ok
+}
+
+var (
+	languageTag = regexp.MustCompile(`^[a-z]{2,3}(-[A-Za-z0-9]{1,8})*$`)
+	regionCode  = regexp.MustCompile(`^[A-Z]{2}$`)
+	identifier  = regexp.MustCompile(`^[a-z][a-z0-9_]{0,63}$`)
+)
+
+func (l *loader) load(root *tomlx.Table, fromFile bool) *Config {
+	c := &Config{
+		Search:   search.DefaultSettings(),
+		Fetch:    fetch.DefaultSettings(),
+		LogLevel: slog.LevelInfo,
+		HTTP: HTTPSettings{
+			Bind: "127.0.0.1:8737", LegacyRevisions: true, MaxConnections: 64, MaxRequestBytes: 65536,
+			IdleTimeoutS: 60, MaxStreams: 16, MaxSessions: 256, RequestTimeoutS: 30,
+		},
+		MCP: mcp.Settings{
+			StructuredContent: true, Shutdown: 3000 * time.Millisecond, StatusEnabled: true,
+			SearchPerMinute: 60, FetchPerMinute: 30, StatusPerMinute: 30,
+		},
+	}
+	top := l.section(root, "")
+	if fromFile {
+		top.seen["config_version"] = true
+		v := top.get("config_version")
+		switch {
+		case v == nil:
+			l.errAt(nil, "config_version", "required; write config_version = 1 at the top of the file")
+		case v.Kind != tomlx.KindInteger:
+			l.errAt(v, "config_version", "expected the integer 1, "+found(v))
+		case v.Int != 1:
+			l.errAt(v, "config_version", "expected 1, found a version this release does not read")
+		}
+	}
+
+	l.loadService(top.sub("service"), c)
+	l.loadSearch(top.sub("search"), c)
+	l.loadFetch(top.sub("fetch"), c)
+	l.loadEgress(top.sub("egress"), c)
+	l.loadLimits(top.sub("limits"), c)
+	l.loadResilience(top.sub("resilience"), c)
+
+	priv := top.sub("privacy")
+	mode := "refuse"
+	priv.enum("secret_detection", []string{"off", "warn", "mask", "refuse"}, &mode)
+	m, _ := secrets.ParseMode(mode)
+	c.Search.SecretDetection, c.Fetch.SecretDetection = m, m
+	if mode == "off" {
+		l.warn = append(l.warn, Warning{"privacy.secret_detection", "credentials in queries and URLs are not checked", `"refuse", the default`})
+	}
+	priv.done()
+
+	lg := top.sub("logging")
+	level := "info"
+	lg.enum("level", []string{"error", "warn", "info", "debug"}, &level)
+	c.LogLevel = map[string]slog.Level{"error": slog.LevelError, "warn": slog.LevelWarn, "info": slog.LevelInfo, "debug": slog.LevelDebug}[level]
+	lg.bool("log_queries", &c.LogQueries)
+	c.Search.LogQueries = c.LogQueries
+	if c.LogQueries {
+		l.warn = append(l.warn, Warning{"logging.log_queries", "query text is written to the debug log", "false"})
+	}
+	lg.done()
+
+	st := top.sub("status")
+	st.bool("enabled", &c.MCP.StatusEnabled)
+	st.done()
+
+	ca := top.sub("cache")
+	ca.bool("enabled", &c.CacheEnabled)
+	c.Search.CacheEnabled = c.CacheEnabled
+	ca.seconds("ttl_s", 10, 3600, &c.Search.CacheTTL)
+	ca.int("max_entries", 1, 100000, &c.Search.CacheMaxEntries)
+	ca.int("max_entry_bytes", 1024, 1048576, &c.Search.CacheMaxEntryBytes)
+	ca.done()
+
+	sc := top.sub("scraping")
+	sc.bool("enabled", &c.Scraping)
+	sc.done()
+
+	l.loadEngines(top, c)
+	top.done()
+
+	// The protocol surface mirrors the search and fetch settings.
+	c.MCP.Languages = c.Search.Languages
+	c.MCP.MaxResults = c.Search.MaxResults
+	c.MCP.MaxResultsCeiling = c.Search.MaxResultsCeiling
+	c.MCP.QueryMaxChars = c.Search.QueryMaxChars
+	c.MCP.MaxChars = c.Fetch.MaxChars
+	c.MCP.MaxCharsCeiling = c.Fetch.MaxCharsCeiling
+	c.Fetch.TitleMaxChars = c.Search.TitleMaxChars
+
+	if c.CacheEnabled {
+		storable := false
+		for _, e := range c.Engines {
+			if e.Active && e.Type == "wikipedia" {
+				storable = true
+			}
+		}
+		if !storable {
+			l.warn = append(l.warn, Warning{"cache.enabled", "no enabled engine allows its results to be stored, so nothing is cached", "turn the cache off, or enable an engine that allows storage"})
+		}
+	}
+	if est := memoryEstimate(c); est.totalMiB() > memoryMaxMiB {
+		l.warn = append(l.warn, Warning{"memory", fmt.Sprintf("the worst case of about %d MiB is above the %d MiB MemoryMax of the documented unit", est.totalMiB(), memoryMaxMiB),
+			"lower fetch.max_bytes, limits.fetches_in_flight, limits.parsing_in_flight or service.http.max_sessions"})
+	}
+	c.Warnings = l.warn
+	return c
+}
+
+func (l *loader) loadService(s *section, c *Config) {
+	s.bool("structured_content", &c.MCP.StructuredContent)
+	if w, v, ok := s.str("user_agent_contact", "expected a URL or an e-mail address"); ok {
+		if msg := checkContact(w); msg != "" {
+			l.errAt(v, "service.user_agent_contact", msg)
+		} else {
+			c.UserAgentContact = w
+		}
+	}
+	s.ms("shutdown_ms", 500, 10000, &c.MCP.Shutdown)
+
+	h := s.sub("http")
+	if w, v, ok := h.str("bind", "expected an address and port such as 127.0.0.1:8737"); ok {
+		if _, err := netip.ParseAddrPort(w); err != nil {
+			l.errAt(v, "service.http.bind", "expected an address and port such as 127.0.0.1:8737, found text of another form")
+		} else {
+			c.HTTP.Bind = w
+		}
+	}
+	if hosts, _, ok := h.strings("allowed_hosts", "host names or host:port", true, checkAllowedHost); ok {
+		c.HTTP.AllowedHosts = hosts
+	}
+	if origins, _, ok := h.strings("allowed_origins", "origins such as https://app.example or null", true, checkOrigin); ok {
+		c.HTTP.AllowedOrigins = origins
+	}
+	h.bool("legacy_revisions", &c.HTTP.LegacyRevisions)
+	h.int("max_connections", 1, 4096, &c.HTTP.MaxConnections)
+	h.int("max_request_bytes", 4096, 1048576, &c.HTTP.MaxRequestBytes)
+	h.int("idle_timeout_s", 5, 600, &c.HTTP.IdleTimeoutS)
+	h.int("max_streams", 1, 256, &c.HTTP.MaxStreams)
+	h.int("max_sessions", 1, 2048, &c.HTTP.MaxSessions)
+	// request_timeout_s depends on fetch.deadline_ms; it is checked in
+	// loadFetch once that is known.
+	h.seen["request_timeout_s"] = true
+
+	auth := h.sub("auth")
+	l.loadCallers(auth, c)
+	auth.done()
+
+	bind, _ := netip.ParseAddrPort(c.HTTP.Bind)
+	if a := bind.Addr(); a.IsValid() && !a.IsLoopback() {
+		if len(c.HTTP.Callers) == 0 {
+			l.errKey(h.t, "bind", "service.http.bind", "a non-loopback bind needs [service.http.auth] callers")
+		}
+		if a.IsUnspecified() && len(c.HTTP.AllowedHosts) == 0 {
+			l.errKey(h.t, "bind", "service.http.bind", "a bind on an unspecified address (0.0.0.0, ::) needs service.http.allowed_hosts")
+		}
+		l.warn = append(l.warn, Warning{"service.http.bind", "the bind is not loopback: the listener speaks plain HTTP, so tokens and traffic cross the network unencrypted", "bind loopback behind a TLS-terminating proxy"})
+	}
+	// request_timeout_s is read later; keep the section open for it.
+	l.pendingHTTP = h
+	s.done()
+}
+
+func (l *loader) loadCallers(auth *section, c *Config) {
+	auth.seen["callers"] = true
+	v := auth.get("callers")
+	if v == nil {
+		return
+	}
+	if v.Kind != tomlx.KindArray {
+		l.errAt(v, "service.http.auth.callers", "expected [[service.http.auth.callers]] tables, "+found(v))
+		return
+	}
+	ids := map[string]bool{}
+	for i, e := range v.Array {
+		key := fmt.Sprintf("service.http.auth.callers[%d]", i)
+		if e.Kind != tomlx.KindTable {
+			l.errAt(e, key, "expected a table, "+found(e))
+			continue
+		}
+		s := l.section(e.Table, key)
+		var cl Caller
+		if id, iv, ok := s.str("id", "expected an identifier (lowercase letters, digits and underscores, starting with a letter)"); ok {
+			switch {
+			case !identifier.MatchString(id):
+				l.errAt(iv, key+".id", "expected an identifier (lowercase letters, digits and underscores, starting with a letter), found text of another form")
+			case ids[id]:
+				l.errAt(iv, key+".id", "another caller has the same id")
+			default:
+				ids[id] = true
+				cl.ID = id
+			}
+		} else if iv == nil {
+			l.errAt(e, key+".id", "required")
+		}
+		s.seen["token"] = true
+		if tv := s.get("token"); tv != nil {
+			l.errKey(e.Table, "token", key+".token", "give the secret by token_env or token_file")
+		}
+		envName, ev, hasEnv := s.str("token_env", "expected the name of an environment variable")
+		file, fv, hasFile := s.str("token_file", "expected a path")
+		switch {
+		case hasEnv && hasFile:
+			l.errAt(fv, key, "give exactly one of token_env or token_file")
+		case hasEnv && !secrets.IsEnvName(envName):
+			l.errAt(ev, key+".token_env", "the value is not the name of an environment variable (it is not shown)")
+		case hasEnv:
+			cl.TokenEnv = envName
+		case hasFile:
+			cl.TokenFile = file
+		case ev == nil && fv == nil && s.get("token") == nil:
+			l.errAt(e, key, "give the token by token_env or token_file")
+		}
+		s.done()
+		if l.opts.readTokens && (cl.TokenEnv != "" || cl.TokenFile != "") {
+			l.readToken(&cl, key, ev, fv)
+		}
+		c.HTTP.Callers = append(c.HTTP.Callers, cl)
+	}
+}
+
+func (l *loader) readToken(cl *Caller, key string, ev, fv *tomlx.Value) {
+	if cl.TokenEnv != "" {
+		tok, err := secrets.FromEnv(cl.TokenEnv, l.env.lookup)
+		if err != nil {
+			l.errAt(ev, key+".token_env", "environment variable "+cl.TokenEnv+" is unset or empty")
+			return
+		}
+		if len(tok.Reveal()) < minTokenBytes {
+			l.errAt(ev, key+".token_env", fmt.Sprintf("the token is shorter than %d bytes", minTokenBytes))
+			return
+		}
+		cl.Token = tok
+		return
+	}
+	tok, info, err := l.env.readFile(cl.TokenFile)
+	if err != nil {
+		l.errAt(fv, key+".token_file", "the token file cannot be read")
+		return
+	}
+	if len(tok.Reveal()) < minTokenBytes {
+		l.errAt(fv, key+".token_file", fmt.Sprintf("the token is shorter than %d bytes", minTokenBytes))
+		return
+	}
+	if info.WorldReadable {
+		l.warn = append(l.warn, Warning{key, "the token file is readable by everyone", "chmod 600"})
+	}
+	cl.Token = tok
+}
+
+func (l *loader) loadSearch(s *section, c *Config) {
+	ss := &c.Search
+	if langs, _, ok := s.strings("languages", "language tags such as en or pt-BR", false, func(w string) string {
+		if !languageTag.MatchString(w) {
+			return "expected a language tag such as en or pt-BR, found text of another form"
+		}
+		return ""
+	}); ok {
+		ss.Languages = langs
+	}
+	if w, v, ok := s.str("region", "expected two upper-case letters such as US"); ok {
+		if !regionCode.MatchString(w) {
+			l.errAt(v, "search.region", "expected two upper-case letters such as US, found text of another form")
+		} else {
+			ss.Region = w
+		}
+	}
+	s.enum("safe_search", []string{"off", "moderate", "strict"}, &ss.SafeSearch)
+	s.int("max_results_ceiling", 1, 20, &ss.MaxResultsCeiling)
+	s.int("max_results", 1, 20, &ss.MaxResults)
+	if ss.MaxResults > ss.MaxResultsCeiling {
+		l.errKey(s.t, "max_results", "search.max_results", fmt.Sprintf("must be between 1 and %d (search.max_results_ceiling %d)", ss.MaxResultsCeiling, ss.MaxResultsCeiling))
+	}
+	s.int("query_max_chars", 1, 600, &ss.QueryMaxChars)
+	s.ms("deadline_ms", 500, 10000, &ss.Deadline)
+	s.ms("reserve_ms", 50, 1000, &ss.Reserve)
+	s.ms("engine_timeout_ms", 100, 10000, &ss.EngineTimeout)
+	if hi := (ss.Deadline - ss.Reserve).Milliseconds(); ss.EngineTimeout.Milliseconds() > hi || hi < 100 {
+		l.errKey(s.t, "engine_timeout_ms", "search.engine_timeout_ms",
+			fmt.Sprintf("must be between 100 and %d (search.deadline_ms %d minus search.reserve_ms %d)",
+				hi, ss.Deadline.Milliseconds(), ss.Reserve.Milliseconds()))
+	}
+	s.ms("connect_timeout_ms", 200, 5000, &ss.ConnectTimeout)
+	s.int("engines_per_request", 1, 16, &ss.EnginesPerRequest)
+	s.int("results_per_engine", 5, 20, &ss.ResultsPerEngine)
+	s.int("snippet_max_chars", 50, 1000, &ss.SnippetMaxChars)
+	s.int("title_max_chars", 50, 300, &ss.TitleMaxChars)
+	s.bool("drop_flagged_results", &ss.DropFlagged)
+	s.bool("engine_attribution", &ss.Attribution)
+	s.done()
+}
+
+func (l *loader) loadFetch(s *section, c *Config) {
+	fs := &c.Fetch
+	s.int("max_chars_ceiling", 500, 100000, &fs.MaxCharsCeiling)
+	s.int("max_chars", 500, 100000, &fs.MaxChars)
+	if fs.MaxChars > fs.MaxCharsCeiling {
+		l.errKey(s.t, "max_chars", "fetch.max_chars", fmt.Sprintf("must be between 500 and %d (fetch.max_chars_ceiling %d)", fs.MaxCharsCeiling, fs.MaxCharsCeiling))
+	}
+	s.intRange("max_bytes", 65536, 10485760, &fs.MaxBytes)
+	s.ms("deadline_ms", 1000, 30000, &fs.Deadline)
+	s.ms("connect_timeout_ms", 500, 10000, &fs.ConnectTimeout)
+	s.int("max_redirects", 0, 10, &fs.MaxRedirects)
+	s.seen["ports"] = true
+	if v := s.get("ports"); v != nil {
+		if ports, ok := l.ports(v); ok {
+			fs.Policy.Ports = ports
+		}
+	}
+	s.bool("robots_txt", &fs.RobotsTxt)
+	if !fs.RobotsTxt {
+		l.warn = append(l.warn, Warning{"fetch.robots_txt", "robots.txt is not honored", "true"})
+	}
+	s.bool("follow_cross_host_redirects", &fs.FollowCrossHostRedirects)
+	if fs.FollowCrossHostRedirects {
+		l.warn = append(l.warn, Warning{"fetch.follow_cross_host_redirects", "a redirect to another host is followed instead of being returned to the caller", "false"})
+	}
+	s.bool("strict_mode", &fs.StrictMode)
+	s.done()
+
+	// service.http.request_timeout_s depends on fetch.deadline_ms.
+	if h := l.pendingHTTP; h != nil {
+		lo := int64((fs.Deadline + 2*time.Second + time.Second - 1) / time.Second)
+		x := int64(c.HTTP.RequestTimeoutS)
+		if v := h.get("request_timeout_s"); v != nil {
+			h.intRange("request_timeout_s", 3, 600, &x)
+		}
+		c.HTTP.RequestTimeoutS = int(x)
+		if x < lo {
+			l.errKey(h.t, "request_timeout_s", "service.http.request_timeout_s",
+				fmt.Sprintf("must be between %d and 600 (fetch.deadline_ms %d plus 2 s)", lo, fs.Deadline.Milliseconds()))
+		}
+		h.done()
+		l.pendingHTTP = nil
+	}
+}
+
+func (l *loader) ports(v *tomlx.Value) ([]int, bool) {
+	const expect = "expected an array of ports from 1 to 65535"
+	if v.Kind != tomlx.KindArray {
+		l.errAt(v, "fetch.ports", expect+", "+found(v))
+		return nil, false
+	}
+	if len(v.Array) == 0 {
+		l.errAt(v, "fetch.ports", expect+", found an empty array")
+		return nil, false
+	}
+	var out []int
+	seen := map[int64]bool{}
+	ok := true
+	for i, e := range v.Array {
+		k := fmt.Sprintf("fetch.ports[%d]", i)
+		switch {
+		case e.Kind != tomlx.KindInteger:
+			l.errAt(e, k, "expected a port from 1 to 65535, "+found(e))
+			ok = false
+		case e.Int < 1 || e.Int > 65535:
+			l.errAt(e, k, "expected a port from 1 to 65535, found a number outside the range")
+			ok = false
+		case seen[e.Int]:
+			l.errAt(e, k, "listed more than once")
+			ok = false
+		default:
+			seen[e.Int] = true
+			out = append(out, int(e.Int))
+		}
+	}
+	return out, ok
+}
+
+func (l *loader) loadEgress(s *section, c *Config) {
+	p := &c.Fetch.Policy
+	s.bool("allow_http", &p.AllowHTTP)
+	if p.AllowHTTP {
+		l.warn = append(l.warn, Warning{"egress.allow_http", "plain HTTP fetches are allowed", "false"})
+	}
+	for _, list := range []struct {
+		name string
+		dst  *[]egress.Rule
+	}{{"allow", &p.Allow}, {"deny", &p.Deny}} {
+		s.seen[list.name] = true
+		v := s.get(list.name)
+		if v == nil {
+			continue
+		}
+		if v.Kind != tomlx.KindArray {
+			l.errAt(v, "egress."+list.name, "expected an array of rules (networks, addresses, host names or *.suffix), "+found(v))
+			continue
+		}
+		for i, e := range v.Array {
+			k := fmt.Sprintf("egress.%s[%d]", list.name, i)
+			if e.Kind != tomlx.KindString {
+				l.errAt(e, k, "expected a rule (a network, an address, a host name or *.suffix), "+found(e))
+				continue
+			}
+			r, err := egress.ParseRule(e.Str)
+			if err != nil {
+				l.errAt(e, k, err.Error())
+				continue
+			}
+			if list.name == "allow" && r.Wide() {
+				l.warn = append(l.warn, Warning{k, "the rule admits a network wider than /16 (IPv4) or /32 (IPv6)", "host names, or a narrower network"})
+			}
+			*list.dst = append(*list.dst, r)
+		}
+	}
+	if w, v, ok := s.str("proxy", "expected an http or https URL such as http://proxy.example:3128"); ok && w != "" {
+		u, err := url.Parse(w)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || (u.Path != "" && u.Path != "/") || u.RawQuery != "" || u.Fragment != "" {
+			l.errAt(v, "egress.proxy", "expected an http or https URL such as http://proxy.example:3128, found text of another form (it is not shown)")
+		} else {
+			c.Proxy = u
+		}
+	}
+	s.done()
+}
+
+func (l *loader) loadLimits(s *section, c *Config) {
+	s.int("outbound_in_flight", 1, 256, &c.Search.OutboundInFlight)
+	s.int("per_engine_in_flight", 1, 8, &c.Search.PerEngineInFlight)
+	s.int("fetches_in_flight", 1, 64, &c.Fetch.FetchesInFlight)
+	s.int("parsing_in_flight", 1, 16, &c.Fetch.ParsingInFlight)
+	s.int("web_search_per_minute", 1, 6000, &c.MCP.SearchPerMinute)
+	s.int("web_fetch_per_minute", 1, 6000, &c.MCP.FetchPerMinute)
+	s.int("engine_status_per_minute", 1, 6000, &c.MCP.StatusPerMinute)
+	s.int("strict_mode_urls", 100, 1000000, &c.Fetch.StrictModeURLs)
+	s.int("robots_cache_entries", 10, 100000, &c.Fetch.RobotsCacheEntries)
+	s.done()
+}
+
+func (l *loader) loadResilience(s *section, c *Config) {
+	r := &c.Search
+	s.int("failures_to_open", 1, 10, &r.FailuresToOpen)
+	s.seconds("max_cooldown_s", 10, 3600, &r.MaxCooldown)
+	s.seconds("first_cooldown_s", 10, 600, &r.FirstCooldown)
+	if r.FirstCooldown > r.MaxCooldown {
+		hi := int64(r.MaxCooldown / time.Second)
+		if hi > 600 {
+			hi = 600
+		}
+		l.errKey(s.t, "first_cooldown_s", "resilience.first_cooldown_s",
+			fmt.Sprintf("must be between 10 and %d (resilience.max_cooldown_s %d)", hi, int64(r.MaxCooldown/time.Second)))
+	}
+	s.done()
+}
+
+// defaultEngines is the set configured when the file has no [engines.*].
+func defaultEngines() []search.EngineConfig {
+	return []search.EngineConfig{
+		{ID: "brave", Type: "brave", Categories: []tool.Category{tool.CategoryGeneral}, Preference: 100, Endpoint: "web"},
+		{ID: "wikipedia", Type: "wikipedia", Categories: []tool.Category{tool.CategoryGeneral, tool.CategoryScience}, Preference: 100},
+	}
+}
+
+func (l *loader) loadEngines(top *section, c *Config) {
+	top.seen["engines"] = true
+	v := top.get("engines")
+	if v == nil {
+		for _, e := range defaultEngines() {
+			keyEnv := ""
+			if e.Type == "brave" {
+				keyEnv = "BRAVE_API_KEY"
+			}
+			l.resolveEngine(c, e, keyEnv, "", nil, nil)
+		}
+		return
+	}
+	if v.Kind != tomlx.KindTable {
+		l.errAt(v, "engines", "expected [engines.<id>] tables, "+found(v))
+		return
+	}
+	ids := append([]string(nil), v.Table.Keys...)
+	sort.Strings(ids)
+	if len(ids) == 0 {
+		l.errKey(top.t, "engines", "engines", "no engine is configured; add an [engines.<id>] table or remove [engines]")
+	}
+	for _, id := range ids {
+		ev := v.Table.Values[id]
+		if !identifier.MatchString(id) {
+			l.errKey(v.Table, id, "engines", "an engine identifier is lowercase letters, digits and underscores, starting with a letter; this one is not (it is not shown)")
+			continue
+		}
+		key := "engines." + id
+		if ev.Kind != tomlx.KindTable {
+			l.errAt(ev, key, "expected a table, "+found(ev))
+			continue
+		}
+		s := l.section(ev.Table, key)
+		e := search.EngineConfig{ID: id, Preference: 100}
+		typ, tv, ok := s.str("type", "expected one of wikipedia, brave, duckduckgo")
+		if !ok {
+			if tv == nil {
+				l.errAt(ev, key+".type", "required; one of wikipedia, brave, duckduckgo")
+			}
+			s.done()
+			continue
+		}
+		scrapes, known := search.Drivers[typ]
+		if !known {
+			l.errAt(tv, key+".type", "no such driver; use one of wikipedia, brave, duckduckgo")
+			s.done()
+			continue
+		}
+		e.Type = typ
+		enabled := true
+		s.bool("enabled", &enabled)
+		if cats, cv, ok := s.strings("categories", "categories (general, news, science, code)", false, func(w string) string {
+			for _, c := range tool.Categories {
+				if string(c) == w {
+					return ""
+				}
+			}
+			return "expected one of general, news, science, code, found an unknown word"
+		}); ok {
+			for _, w := range cats {
+				e.Categories = append(e.Categories, tool.Category(w))
+			}
+		} else if cv == nil {
+			l.errAt(ev, key+".categories", "required; at least one of general, news, science, code")
+		}
+		s.int("preference", -1<<31, 1<<31-1, &e.Preference)
+
+		s.seen["api_key"] = true
+		if s.get("api_key") != nil {
+			l.errKey(ev.Table, "api_key", key+".api_key", "give the secret by api_key_env or api_key_file")
+		}
+		keyEnv, kev, hasEnv := s.str("api_key_env", "expected the name of an environment variable")
+		keyFile, kfv, hasFile := s.str("api_key_file", "expected a path")
+		keyed := typ == "brave"
+		switch {
+		case !keyed && (kev != nil || kfv != nil):
+			at := kev
+			if at == nil {
+				at = kfv
+			}
+			l.errAt(at, key, "the "+typ+" driver takes no key; remove api_key_env and api_key_file")
+			hasEnv, hasFile = false, false
+		case hasEnv && hasFile:
+			l.errAt(kfv, key, "give exactly one of api_key_env or api_key_file")
+			hasEnv, hasFile = false, false
+		case hasEnv && !secrets.IsEnvName(keyEnv):
+			l.errAt(kev, key+".api_key_env", "the value is not the name of an environment variable (it is not shown)")
+			hasEnv = false
+		case keyed && kev == nil && kfv == nil && s.get("api_key") == nil:
+			l.errAt(ev, key, "the "+typ+" driver needs a key; give api_key_env or api_key_file")
+		}
+		if !hasEnv {
+			keyEnv = ""
+		}
+		if !hasFile {
+			keyFile = ""
+		}
+
+		if w, v, ok := s.str("endpoint", "expected web or news"); ok {
+			switch {
+			case typ != "brave":
+				l.errAt(v, key+".endpoint", "only the brave driver has an endpoint")
+			case w != "web" && w != "news":
+				l.errAt(v, key+".endpoint", "expected web or news, found an unknown word")
+			default:
+				e.Endpoint = w
+			}
+		} else if typ == "brave" {
+			e.Endpoint = "web"
+		}
+		if w, v, ok := s.str("base_url", "expected an absolute URL"); ok {
+			u, err := url.Parse(w)
+			switch {
+			case typ != "wikipedia":
+				l.errAt(v, key+".base_url", "only the wikipedia driver has a base_url")
+			case err != nil || !u.IsAbs() || u.Host == "":
+				l.errAt(v, key+".base_url", "expected an absolute URL such as https://wiki.example/w/api.php, found text of another form")
+			default:
+				if err := egress.CheckEngineBaseURL(u); err != nil {
+					l.errAt(v, key+".base_url", err.Error())
+				} else {
+					e.BaseURL = u
+				}
+			}
+		}
+		s.done()
+
+		if scrapes && !c.Scraping {
+			l.errAt(tv, key, `type "`+typ+`" scrapes a human-facing interface; it runs only with [scraping] enabled = true, at the operator's risk under the provider's terms`)
+			continue
+		}
+		if !enabled {
+			e.Disabled = tool.DisabledByOperator
+		}
+		l.resolveEngine(c, e, keyEnv, keyFile, kev, kfv)
+	}
+}
+
+// resolveEngine reads the engine's key (a missing key makes it inactive, not
+// invalid) and records what check says about it.
+func (l *loader) resolveEngine(c *Config, e search.EngineConfig, keyEnv, keyFile string, kev, kfv *tomlx.Value) {
+	r := EngineReport{ID: e.ID, Type: e.Type, Enabled: e.Disabled == "", Categories: e.Categories,
+		Preference: e.Preference, Endpoint: e.Endpoint, Scrapes: search.Drivers[e.Type]}
+	switch {
+	case e.Disabled != "":
+		r.Credential = "disabled by configuration"
+	case keyEnv == "" && keyFile == "":
+		r.Credential = "no credential needed"
+		r.Active = true
+	case keyEnv != "":
+		k, err := secrets.FromEnv(keyEnv, l.env.lookup)
+		if err != nil {
+			r.Credential = "inactive: environment variable " + keyEnv + " is unset or empty"
+			e.Disabled = tool.DisabledNoKey
+		} else {
+			e.Key = k
+			r.Credential = "credential resolved"
+			r.Active = true
+		}
+	default:
+		k, _, err := l.env.readFile(keyFile)
+		if err != nil {
+			r.Credential = "inactive: the key file cannot be read"
+			e.Disabled = tool.DisabledNoKey
+		} else {
+			e.Key = k
+			r.Credential = "credential resolved"
+			r.Active = true
+		}
+	}
+	if r.Scrapes && r.Enabled {
+		l.warn = append(l.warn, Warning{"engines." + e.ID, "the engine scrapes a human-facing page, at the operator's risk under the provider's terms", "an engine with an API"})
+	}
+	c.Search.Engines = append(c.Search.Engines, e)
+	c.Engines = append(c.Engines, r)
+}
+
+// checkContact accepts an http(s) URL or an e-mail address, bounded and free
+// of control characters, since it goes into every User-Agent.
+func checkContact(w string) string {
+	const msg = "expected a URL or an e-mail address of at most 200 characters, found text of another form"
+	if w == "" {
+		return ""
+	}
+	if utf8.RuneCountInString(w) > 200 || strings.ContainsAny(w, "()<>\";\\") {
+		return msg
+	}
+	for _, r := range w {
+		if r < 0x21 || r == 0x7f || r > 0x7e {
+			return msg
+		}
+	}
+	if u, err := url.Parse(w); err == nil && (u.Scheme == "https" || u.Scheme == "http") && u.Host != "" {
+		return ""
+	}
+	if at := strings.IndexByte(w, '@'); at > 0 && at < len(w)-1 && strings.Contains(w[at+1:], ".") {
+		return ""
+	}
+	return msg
+}
+
+var hostPart = regexp.MustCompile(`^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$`)
+
+func checkAllowedHost(w string) string {
+	const msg = "expected a host name or host:port such as rypsok.example:443, found text of another form"
+	host, port := w, ""
+	if h, p, err := net.SplitHostPort(w); err == nil {
+		host, port = h, p
+	}
+	if port != "" {
+		if n, err := strconv.Atoi(port); err != nil || n < 1 || n > 65535 {
+			return msg
+		}
+	}
+	if _, err := netip.ParseAddr(host); err == nil {
+		return ""
+	}
+	if !hostPart.MatchString(host) {
+		return msg
+	}
+	return ""
+}
+
+func checkOrigin(w string) string {
+	const msg = "expected an origin such as https://app.example, https://app.example:* or null, found text of another form"
+	if w == "null" {
+		return ""
+	}
+	scheme, rest, ok := strings.Cut(w, "://")
+	if !ok || (scheme != "http" && scheme != "https") || rest == "" || strings.ContainsAny(rest, "/?#@") {
+		return msg
+	}
+	host, port := rest, ""
+	if i := strings.LastIndexByte(rest, ':'); i >= 0 && !strings.HasSuffix(rest, "]") {
+		host, port = rest[:i], rest[i+1:]
+	}
+	if port != "" && port != "*" {
+		if n, err := strconv.Atoi(port); err != nil || n < 1 || n > 65535 {
+			return msg
+		}
+	}
+	if checkAllowedHost(strings.Trim(host, "[]")) != "" {
+		return msg
+	}
+	return ""
+}

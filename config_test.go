@@ -1,0 +1,531 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"rypsok/secrets"
+)
+
+// testEnv is an environment with the given variables and no files.
+func testEnv(vars map[string]string) env {
+	return env{
+		lookup: func(k string) (string, bool) { v, ok := vars[k]; return v, ok },
+		readFile: func(p string) (secrets.Secret, secrets.FileInfo, error) {
+			return secrets.FromFile(p)
+		},
+	}
+}
+
+func load(t *testing.T, doc string, vars map[string]string) (*Config, error) {
+	t.Helper()
+	return LoadConfig([]byte(doc), "--config test.toml", testEnv(vars), loadOptions{readTokens: true})
+}
+
+func mustLoad(t *testing.T, doc string, vars map[string]string) *Config {
+	t.Helper()
+	c, err := load(t, doc, vars)
+	if err != nil {
+		t.Fatalf("configuration refused:\n%s\n--- document ---\n%s", err, doc)
+	}
+	return c
+}
+
+func mustRefuse(t *testing.T, doc string, vars map[string]string, want ...string) string {
+	t.Helper()
+	_, err := load(t, doc, vars)
+	if err == nil {
+		t.Fatalf("configuration accepted, want refusal containing %q\n--- document ---\n%s", want, doc)
+	}
+	msg := err.Error()
+	for _, w := range want {
+		if !strings.Contains(msg, w) {
+			t.Fatalf("message %q does not contain %q", msg, w)
+		}
+	}
+	return msg
+}
+
+// intKey describes one integer key of the schema.
+type intKey struct {
+	table, key string
+	min, max   int64
+	def        int64
+	get        func(*Config) int64
+}
+
+func intKeys() []intKey {
+	msf := func(d time.Duration) int64 { return d.Milliseconds() }
+	sf := func(d time.Duration) int64 { return int64(d / time.Second) }
+	return []intKey{
+		{"service", "shutdown_ms", 500, 10000, 3000, func(c *Config) int64 { return msf(c.MCP.Shutdown) }},
+		{"service.http", "max_connections", 1, 4096, 64, func(c *Config) int64 { return int64(c.HTTP.MaxConnections) }},
+		{"service.http", "max_request_bytes", 4096, 1048576, 65536, func(c *Config) int64 { return int64(c.HTTP.MaxRequestBytes) }},
+		{"service.http", "idle_timeout_s", 5, 600, 60, func(c *Config) int64 { return int64(c.HTTP.IdleTimeoutS) }},
+		{"service.http", "max_streams", 1, 256, 16, func(c *Config) int64 { return int64(c.HTTP.MaxStreams) }},
+		{"service.http", "max_sessions", 1, 2048, 256, func(c *Config) int64 { return int64(c.HTTP.MaxSessions) }},
+		{"search", "max_results_ceiling", 1, 20, 20, func(c *Config) int64 { return int64(c.Search.MaxResultsCeiling) }},
+		{"search", "query_max_chars", 1, 600, 400, func(c *Config) int64 { return int64(c.Search.QueryMaxChars) }},
+		{"search", "connect_timeout_ms", 200, 5000, 1000, func(c *Config) int64 { return msf(c.Search.ConnectTimeout) }},
+		{"search", "engines_per_request", 1, 16, 8, func(c *Config) int64 { return int64(c.Search.EnginesPerRequest) }},
+		{"search", "results_per_engine", 5, 20, 10, func(c *Config) int64 { return int64(c.Search.ResultsPerEngine) }},
+		{"search", "snippet_max_chars", 50, 1000, 300, func(c *Config) int64 { return int64(c.Search.SnippetMaxChars) }},
+		{"search", "title_max_chars", 50, 300, 150, func(c *Config) int64 { return int64(c.Search.TitleMaxChars) }},
+		{"fetch", "max_chars_ceiling", 500, 100000, 20000, func(c *Config) int64 { return int64(c.Fetch.MaxCharsCeiling) }},
+		{"fetch", "max_bytes", 65536, 10485760, 5242880, func(c *Config) int64 { return c.Fetch.MaxBytes }},
+		{"fetch", "connect_timeout_ms", 500, 10000, 3000, func(c *Config) int64 { return msf(c.Fetch.ConnectTimeout) }},
+		{"fetch", "max_redirects", 0, 10, 5, func(c *Config) int64 { return int64(c.Fetch.MaxRedirects) }},
+		{"limits", "outbound_in_flight", 1, 256, 32, func(c *Config) int64 { return int64(c.Search.OutboundInFlight) }},
+		{"limits", "per_engine_in_flight", 1, 8, 2, func(c *Config) int64 { return int64(c.Search.PerEngineInFlight) }},
+		{"limits", "fetches_in_flight", 1, 64, 4, func(c *Config) int64 { return int64(c.Fetch.FetchesInFlight) }},
+		{"limits", "parsing_in_flight", 1, 16, 2, func(c *Config) int64 { return int64(c.Fetch.ParsingInFlight) }},
+		{"limits", "web_search_per_minute", 1, 6000, 60, func(c *Config) int64 { return int64(c.MCP.SearchPerMinute) }},
+		{"limits", "web_fetch_per_minute", 1, 6000, 30, func(c *Config) int64 { return int64(c.MCP.FetchPerMinute) }},
+		{"limits", "engine_status_per_minute", 1, 6000, 30, func(c *Config) int64 { return int64(c.MCP.StatusPerMinute) }},
+		{"limits", "strict_mode_urls", 100, 1000000, 10000, func(c *Config) int64 { return int64(c.Fetch.StrictModeURLs) }},
+		{"limits", "robots_cache_entries", 10, 100000, 1000, func(c *Config) int64 { return int64(c.Fetch.RobotsCacheEntries) }},
+		{"resilience", "failures_to_open", 1, 10, 3, func(c *Config) int64 { return int64(c.Search.FailuresToOpen) }},
+		{"resilience", "max_cooldown_s", 10, 3600, 900, func(c *Config) int64 { return sf(c.Search.MaxCooldown) }},
+		{"cache", "ttl_s", 10, 3600, 300, func(c *Config) int64 { return sf(c.Search.CacheTTL) }},
+		{"cache", "max_entries", 1, 100000, 1000, func(c *Config) int64 { return int64(c.Search.CacheMaxEntries) }},
+		{"cache", "max_entry_bytes", 1024, 1048576, 32768, func(c *Config) int64 { return int64(c.Search.CacheMaxEntryBytes) }},
+	}
+}
+
+// docWith is a minimal valid file with one key set in its table. The
+// dependent keys are widened so that each key can reach both ends of its
+// own range.
+func docWith(table, key, value string) string {
+	var b strings.Builder
+	b.WriteString("config_version = 1\n")
+	extra := map[string]string{}
+	switch table + "." + key {
+	case "resilience.max_cooldown_s":
+		// first_cooldown_s (default 60) must stay at most max_cooldown_s.
+		extra["resilience"] = "first_cooldown_s = 10\n"
+	}
+	if e, ok := extra[table]; ok {
+		fmt.Fprintf(&b, "[%s]\n%s%s = %s\n", table, e, key, value)
+	} else {
+		fmt.Fprintf(&b, "[%s]\n%s = %s\n", table, key, value)
+	}
+	b.WriteString("[engines.wikipedia]\ntype = \"wikipedia\"\ncategories = [\"general\"]\n")
+	return b.String()
+}
+
+func TestREQ_CFG_003_EveryIntegerKeyDefaultRangeAndType(t *testing.T) {
+	for _, k := range intKeys() {
+		k := k
+		t.Run(k.table+"."+k.key, func(t *testing.T) {
+			full := k.table + "." + k.key
+			// Default.
+			c := mustLoad(t, docWith("search", "safe_search", `"moderate"`), nil)
+			if got := k.get(c); got != k.def {
+				t.Fatalf("default: got %d, want %d", got, k.def)
+			}
+			// Both ends.
+			for _, v := range []int64{k.min, k.max} {
+				c := mustLoad(t, docWith(k.table, k.key, fmt.Sprint(v)), nil)
+				if got := k.get(c); got != v {
+					t.Fatalf("%s = %d: effective %d", full, v, got)
+				}
+			}
+			// One past each end: the message names the key and the range.
+			rng := fmt.Sprintf("expected an integer from %d to %d", k.min, k.max)
+			for _, v := range []int64{k.min - 1, k.max + 1} {
+				msg := mustRefuse(t, docWith(k.table, k.key, fmt.Sprint(v)), nil, full+": ", rng, "(line 3, column ")
+				if strings.Contains(msg, fmt.Sprint(v)) && v > 99 {
+					t.Fatalf("message repeats the value: %q", msg)
+				}
+			}
+			// Wrong types: the message names key, expectation, found kind, place.
+			for value, kind := range map[string]string{`"12"`: "found text", "true": "found a boolean", "1.5": "found a decimal number", "[1]": "found an array", "1979-05-27": "found a date or time"} {
+				msg := mustRefuse(t, docWith(k.table, k.key, value), nil, full+": "+rng+", "+kind, "(line 3, column ")
+				if strings.Contains(msg, "12") {
+					t.Fatalf("message repeats the text: %q", msg)
+				}
+			}
+		})
+	}
+}
+
+func TestREQ_CFG_005_DependentRanges(t *testing.T) {
+	cases := []struct {
+		name, doc string
+		want      []string
+	}{
+		{"engine timeout within deadline minus reserve", "config_version = 1\n[search]\ndeadline_ms = 500\nreserve_ms = 200\nengine_timeout_ms = 400\n",
+			[]string{"search.engine_timeout_ms: must be between 100 and 300 (search.deadline_ms 500 minus search.reserve_ms 200)"}},
+		{"default engine timeout above a short deadline", "config_version = 1\n[search]\ndeadline_ms = 1000\n",
+			[]string{"search.engine_timeout_ms: must be between 100 and 800 (search.deadline_ms 1000 minus search.reserve_ms 200)"}},
+		{"first cooldown above max", "config_version = 1\n[resilience]\nfirst_cooldown_s = 120\nmax_cooldown_s = 60\n",
+			[]string{"resilience.first_cooldown_s: must be between 10 and 60 (resilience.max_cooldown_s 60)"}},
+		{"request timeout below fetch deadline plus 2 s", "config_version = 1\n[service.http]\nrequest_timeout_s = 11\n",
+			[]string{"service.http.request_timeout_s: must be between 12 and 600 (fetch.deadline_ms 10000 plus 2 s)"}},
+		{"request timeout follows a longer fetch deadline", "config_version = 1\n[service.http]\nrequest_timeout_s = 30\n[fetch]\ndeadline_ms = 30000\n",
+			[]string{"service.http.request_timeout_s: must be between 32 and 600 (fetch.deadline_ms 30000 plus 2 s)"}},
+		{"max_results above its ceiling", "config_version = 1\n[search]\nmax_results_ceiling = 10\nmax_results = 12\n",
+			[]string{"search.max_results: must be between 1 and 10 (search.max_results_ceiling 10)"}},
+		{"max_chars above its ceiling", "config_version = 1\n[fetch]\nmax_chars_ceiling = 1000\nmax_chars = 3000\n",
+			[]string{"fetch.max_chars: must be between 500 and 1000 (fetch.max_chars_ceiling 1000)"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) { mustRefuse(t, c.doc, nil, c.want...) })
+	}
+	// And the edges that fit.
+	mustLoad(t, "config_version = 1\n[search]\ndeadline_ms = 500\nreserve_ms = 200\nengine_timeout_ms = 300\n", nil)
+	mustLoad(t, "config_version = 1\n[resilience]\nfirst_cooldown_s = 60\nmax_cooldown_s = 60\n", nil)
+	mustLoad(t, "config_version = 1\n[service.http]\nrequest_timeout_s = 12\n", nil)
+	c := mustLoad(t, "config_version = 1\n[search]\nmax_results_ceiling = 10\nmax_results = 10\n", nil)
+	if c.Search.MaxResults != 10 || c.MCP.MaxResultsCeiling != 10 {
+		t.Fatalf("max_results %d ceiling %d", c.Search.MaxResults, c.MCP.MaxResultsCeiling)
+	}
+}
+
+func TestREQ_CFG_003_OtherKeysDefaultsAndForms(t *testing.T) {
+	c := mustLoad(t, "config_version = 1\n", nil)
+	if got := strings.Join(c.Search.Languages, ","); got != "en" || c.Search.Region != "US" || c.Search.SafeSearch != "moderate" {
+		t.Fatalf("search defaults: %s %s %s", got, c.Search.Region, c.Search.SafeSearch)
+	}
+	if c.Search.MaxResults != 5 || c.Search.Deadline != 2500*time.Millisecond || c.Search.EngineTimeout != 2000*time.Millisecond || c.Search.Reserve != 200*time.Millisecond {
+		t.Fatalf("search numbers: %+v", c.Search)
+	}
+	if c.Fetch.MaxChars != 3000 || c.Fetch.Deadline != 10*time.Second || !c.Fetch.RobotsTxt || c.Fetch.StrictMode || c.Fetch.FollowCrossHostRedirects {
+		t.Fatalf("fetch defaults: %+v", c.Fetch)
+	}
+	if fmt.Sprint(c.Fetch.Policy.Ports) != "[80 443]" || c.Fetch.Policy.AllowHTTP {
+		t.Fatalf("egress defaults: %+v", c.Fetch.Policy)
+	}
+	if c.Search.SecretDetection != secrets.Refuse || c.LogQueries || !c.MCP.StatusEnabled || c.CacheEnabled || c.Scraping || !c.MCP.StructuredContent {
+		t.Fatalf("switch defaults wrong")
+	}
+	if c.HTTP.Bind != "127.0.0.1:8737" || !c.HTTP.LegacyRevisions || c.HTTP.RequestTimeoutS != 30 {
+		t.Fatalf("http defaults: %+v", c.HTTP)
+	}
+	if c.Search.FirstCooldown != 60*time.Second || c.Search.MaxCooldown != 900*time.Second {
+		t.Fatalf("resilience defaults")
+	}
+
+	// Booleans: both values, and a wrong type.
+	for _, b := range []struct{ table, key string }{
+		{"service", "structured_content"}, {"service.http", "legacy_revisions"}, {"search", "drop_flagged_results"},
+		{"search", "engine_attribution"}, {"fetch", "robots_txt"}, {"fetch", "follow_cross_host_redirects"},
+		{"fetch", "strict_mode"}, {"egress", "allow_http"}, {"logging", "log_queries"}, {"status", "enabled"},
+		{"cache", "enabled"}, {"scraping", "enabled"},
+	} {
+		mustLoad(t, docWith(b.table, b.key, "true"), nil)
+		mustLoad(t, docWith(b.table, b.key, "false"), nil)
+		mustRefuse(t, docWith(b.table, b.key, `"yes"`), nil, b.table+"."+b.key+": expected true or false (without quotes), found text (line 3, column ")
+	}
+	// Enumerations: every word, an unknown word (never repeated), a wrong type.
+	for _, e := range []struct {
+		table, key string
+		words      []string
+	}{
+		{"search", "safe_search", []string{"off", "moderate", "strict"}},
+		{"privacy", "secret_detection", []string{"off", "warn", "mask", "refuse"}},
+		{"logging", "level", []string{"error", "warn", "info", "debug"}},
+	} {
+		for _, w := range e.words {
+			mustLoad(t, docWith(e.table, e.key, `"`+w+`"`), nil)
+		}
+		msg := mustRefuse(t, docWith(e.table, e.key, `"verbose-please"`), nil, e.table+"."+e.key+": expected one of "+strings.Join(e.words, ", ")+", found an unknown word")
+		if strings.Contains(msg, "verbose-please") {
+			t.Fatalf("message repeats the word: %q", msg)
+		}
+		mustRefuse(t, docWith(e.table, e.key, "3"), nil, e.table+"."+e.key+": expected one of", "found an integer")
+	}
+	// Strings and arrays with their own forms.
+	mustLoad(t, docWith("search", "languages", `["en", "ja", "pt-BR"]`), nil)
+	mustRefuse(t, docWith("search", "languages", `[]`), nil, "search.languages: expected at least one of language tags")
+	mustRefuse(t, docWith("search", "languages", `["en", "not a tag"]`), nil, "search.languages[1]: expected a language tag")
+	mustRefuse(t, docWith("search", "languages", `["en", "en"]`), nil, "search.languages[1]: listed more than once")
+	mustRefuse(t, docWith("search", "region", `"usa"`), nil, "search.region: expected two upper-case letters")
+	mustLoad(t, docWith("fetch", "ports", `[443, 8443]`), nil)
+	mustRefuse(t, docWith("fetch", "ports", `[0]`), nil, "fetch.ports[0]: expected a port from 1 to 65535")
+	mustRefuse(t, docWith("fetch", "ports", `[]`), nil, "fetch.ports: expected an array of ports")
+	mustLoad(t, docWith("service", "user_agent_contact", `"ops@example.org"`), nil)
+	mustLoad(t, docWith("service", "user_agent_contact", `"https://example.org/contact"`), nil)
+	mustRefuse(t, docWith("service", "user_agent_contact", `"call me (maybe)"`), nil, "service.user_agent_contact: expected a URL or an e-mail address")
+	mustLoad(t, docWith("egress", "proxy", `"http://proxy.example:3128"`), nil)
+	msg := mustRefuse(t, docWith("egress", "proxy", `"socks5://user:hunter2@proxy"`), nil, "egress.proxy: expected an http or https URL")
+	if strings.Contains(msg, "hunter2") || strings.Contains(msg, "socks5") {
+		t.Fatalf("proxy message repeats the value: %q", msg)
+	}
+	mustRefuse(t, docWith("service.http", "bind", `"somewhere"`), nil, "service.http.bind: expected an address and port")
+	mustLoad(t, docWith("service.http", "allowed_hosts", `["rypsok.example", "rypsok.example:443", "127.0.0.1"]`), nil)
+	mustRefuse(t, docWith("service.http", "allowed_hosts", `["bad host"]`), nil, "service.http.allowed_hosts[0]: expected a host name")
+	mustLoad(t, docWith("service.http", "allowed_origins", `["https://app.example", "http://localhost:*", "null"]`), nil)
+	mustRefuse(t, docWith("service.http", "allowed_origins", `["app.example"]`), nil, "service.http.allowed_origins[0]: expected an origin")
+}
+
+func TestREQ_MAIN_003_ConfigVersion(t *testing.T) {
+	mustRefuse(t, "[search]\nmax_results = 3\n", nil, "config_version: required; write config_version = 1")
+	mustRefuse(t, "config_version = 2\n", nil, "config_version: expected 1, found a version this release does not read (line 1, column 18)")
+	mustRefuse(t, "config_version = \"1\"\n", nil, "config_version: expected the integer 1, found text")
+	// No file at all: every default, no version needed.
+	c, err := LoadConfig(nil, "defaults (no file)", testEnv(nil), loadOptions{})
+	if err != nil || c.Search.MaxResults != 5 {
+		t.Fatalf("defaults: %v", err)
+	}
+}
+
+func TestREQ_CFG_005_UnknownKeysAndTables(t *testing.T) {
+	mustRefuse(t, "config_version = 1\n[search]\nmax_resluts = 3\n", nil, "search.max_resluts: unknown key", "(line 3, column 1)")
+	mustRefuse(t, "config_version = 1\n[serach]\nmax_results = 3\n", nil, "serach: unknown table", "(line 2, column 2)")
+	mustRefuse(t, "config_version = 1\nverbose = true\n", nil, "verbose: unknown key (line 2, column 1)")
+	mustRefuse(t, "config_version = 1\n[engines.w]\ntype = \"wikipedia\"\ncategories = [\"general\"]\ncolour = \"red\"\n", nil, "engines.w.colour: unknown key")
+	mustRefuse(t, "config_version = 1\n[service.http.auth]\nrealm = \"x\"\n", nil, "service.http.auth.realm: unknown key")
+	msg := mustRefuse(t, "config_version = 1\n\"sk-live-abcdef 123\" = 1\n", nil, "(a quoted key): unknown key")
+	if strings.Contains(msg, "sk-live") {
+		t.Fatalf("a quoted key is repeated: %q", msg)
+	}
+}
+
+// TestTroubleshootingAtStartup produces every row of the book's
+// Troubleshooting "At startup" table through the command line, with exit 1
+// and without the offending value.
+func TestTroubleshootingAtStartup(t *testing.T) {
+	rows := []struct {
+		name, doc string
+		vars      map[string]string
+		want      string
+		secret    string
+	}{
+		{"wrong kind", "config_version = 1\n\n[search]\nmax_results = \"many\"\n", nil,
+			"search.max_results: expected an integer from 1 to 20, found text (line 4, column 15)", "many"},
+		{"syntax", "config_version = 1\nkey = = 3\n", nil, "TOML syntax error: ", "= ="},
+		{"twice", "config_version = 1\n[engines.w]\ntype = \"wikipedia\"\ncategories = [\"general\"]\n[engines.w]\n", nil,
+			"engines.w: defined more than once (line 5, column 10)", ""},
+		{"dependent", "config_version = 1\n[search]\ndeadline_ms = 500\nengine_timeout_ms = 400\n", nil,
+			"search.engine_timeout_ms: must be between 100 and 300 (search.deadline_ms 500 minus search.reserve_ms 200)", ""},
+		{"trailing dot", "config_version = 1\n[egress]\ndeny = [\"blocked.invalid.\"]\n", nil,
+			"egress.deny[0]: a host pattern must not end with a dot", "blocked.invalid"},
+		{"inline key", "config_version = 1\n[engines.brave]\ntype = \"brave\"\ncategories = [\"general\"]\napi_key = \"BSAsecretvalue123\"\n", nil,
+			"engines.brave.api_key: give the secret by api_key_env or api_key_file", "BSAsecretvalue123"},
+		{"no such driver", "config_version = 1\n[engines.x]\ntype = \"google\"\ncategories = [\"general\"]\n", nil,
+			"engines.x.type: no such driver; use one of wikipedia, brave, duckduckgo", "google"},
+		{"scraping", "config_version = 1\n[engines.ddg]\ntype = \"duckduckgo\"\ncategories = [\"general\"]\n", nil,
+			`engines.ddg: type "duckduckgo" scrapes a human-facing interface; it runs only with [scraping] enabled = true, at the operator's risk under the provider's terms`, ""},
+		{"bind needs callers", "config_version = 1\n[service.http]\nbind = \"192.0.2.10:8737\"\n", nil,
+			"service.http.bind: a non-loopback bind needs [service.http.auth] callers", ""},
+		{"unspecified bind needs hosts", "config_version = 1\n[service.http]\nbind = \"0.0.0.0:8737\"\n[[service.http.auth.callers]]\nid = \"a\"\ntoken_env = \"TOK\"\n",
+			map[string]string{"TOK": strings.Repeat("t", 40)},
+			"service.http.bind: a bind on an unspecified address (0.0.0.0, ::) needs service.http.allowed_hosts", ""},
+		{"not a variable name", "config_version = 1\n[engines.brave]\ntype = \"brave\"\ncategories = [\"general\"]\napi_key_env = \"BSAq8x7RkZ2mN4pT\"\n", nil,
+			"engines.brave.api_key_env: the value is not the name of an environment variable (it is not shown)", "BSAq8x7RkZ2mN4pT"},
+		{"short token", "config_version = 1\n[[service.http.auth.callers]]\nid = \"a\"\ntoken_env = \"TOK\"\n",
+			map[string]string{"TOK": "shortsecretvalue"}, "service.http.auth.callers[0].token_env: the token is shorter than 32 bytes", "shortsecretvalue"},
+		{"unset token", "config_version = 1\n[[service.http.auth.callers]]\nid = \"a\"\ntoken_env = \"TOK\"\n", nil,
+			"service.http.auth.callers[0].token_env: environment variable TOK is unset or empty", ""},
+	}
+	for _, r := range rows {
+		t.Run(r.name, func(t *testing.T) {
+			dir := t.TempDir()
+			path := filepath.Join(dir, "rypsok.toml")
+			if err := os.WriteFile(path, []byte(r.doc), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			var out, errb strings.Builder
+			lookup := func(k string) (string, bool) { v, ok := r.vars[k]; return v, ok }
+			code := run([]string{"check", "--config", path}, strings.NewReader(""), &out, &errb, lookup)
+			if code != exitConfig {
+				t.Fatalf("exit %d, want 1; stderr:\n%s", code, errb.String())
+			}
+			if out.Len() != 0 {
+				t.Fatalf("check wrote to stdout: %q", out.String())
+			}
+			if !strings.Contains(errb.String(), r.want) {
+				t.Fatalf("stderr %q does not contain %q", errb.String(), r.want)
+			}
+			if r.secret != "" && strings.Contains(errb.String(), r.secret) {
+				t.Fatalf("stderr repeats the value %q: %s", r.secret, errb.String())
+			}
+		})
+	}
+}
+
+func TestREQ_CFG_004_SecretsByReference(t *testing.T) {
+	doc := "config_version = 1\n[engines.brave]\ntype = \"brave\"\ncategories = [\"general\"]\napi_key_env = \"BRAVE_API_KEY\"\n"
+	c := mustLoad(t, doc, nil)
+	if c.Engines[0].Active || c.Search.Engines[0].Disabled != "no_credential" {
+		t.Fatalf("missing key must make the engine inactive: %+v", c.Engines[0])
+	}
+	if !strings.Contains(c.Engines[0].Credential, "inactive: environment variable BRAVE_API_KEY is unset or empty") {
+		t.Fatalf("credential line: %q", c.Engines[0].Credential)
+	}
+	const key = "BSAfakekeyfortests0123456789"
+	c = mustLoad(t, doc, map[string]string{"BRAVE_API_KEY": key})
+	if !c.Engines[0].Active || c.Search.Engines[0].Key.Reveal() != key || c.Engines[0].Credential != "credential resolved" {
+		t.Fatalf("key not resolved: %+v", c.Engines[0])
+	}
+	for _, line := range checkReport(c) {
+		if strings.Contains(line, key) {
+			t.Fatalf("check prints the key: %s", line)
+		}
+	}
+	if s := fmt.Sprintf("%v %+v", c.Search.Engines[0], c.Search); strings.Contains(s, key) {
+		t.Fatalf("settings print the key")
+	}
+	// A key file.
+	dir := t.TempDir()
+	kf := filepath.Join(dir, "brave.key")
+	os.WriteFile(kf, []byte(key+"\n"), 0o600)
+	c = mustLoad(t, strings.Replace(doc, `api_key_env = "BRAVE_API_KEY"`, `api_key_file = "`+kf+`"`, 1), nil)
+	if c.Search.Engines[0].Key.Reveal() != key {
+		t.Fatalf("key file not read")
+	}
+	c = mustLoad(t, strings.Replace(doc, `api_key_env = "BRAVE_API_KEY"`, `api_key_file = "`+filepath.Join(dir, "missing")+`"`, 1), nil)
+	if c.Engines[0].Active {
+		t.Fatalf("an unreadable key file must make the engine inactive")
+	}
+	mustRefuse(t, strings.Replace(doc, `api_key_env = "BRAVE_API_KEY"`, `api_key_env = "BRAVE_API_KEY"`+"\n"+`api_key_file = "/x"`, 1), nil, "engines.brave: give exactly one of api_key_env or api_key_file")
+	mustRefuse(t, "config_version = 1\n[engines.brave]\ntype = \"brave\"\ncategories = [\"general\"]\n", nil, "engines.brave: the brave driver needs a key")
+	mustRefuse(t, "config_version = 1\n[engines.w]\ntype = \"wikipedia\"\ncategories = [\"general\"]\napi_key_env = \"X\"\n", nil, "engines.w: the wikipedia driver takes no key")
+	// Caller tokens: an inline token is refused; a world-readable file warns.
+	mustRefuse(t, "config_version = 1\n[[service.http.auth.callers]]\nid = \"a\"\ntoken = \"abc\"\n", nil, "service.http.auth.callers[0].token: give the secret by token_env or token_file")
+	tf := filepath.Join(dir, "token")
+	os.WriteFile(tf, []byte(strings.Repeat("k", 40)), 0o644)
+	os.Chmod(tf, 0o644)
+	c = mustLoad(t, "config_version = 1\n[[service.http.auth.callers]]\nid = \"ops\"\ntoken_file = \""+tf+"\"\n", nil)
+	found := false
+	for _, w := range c.Warnings {
+		if w.String() == "service.http.auth.callers[0]: the token file is readable by everyone; chmod 600" {
+			found = true
+		}
+	}
+	if !found {
+		t.Fatalf("no world-readable warning: %v", c.Warnings)
+	}
+	mustRefuse(t, "config_version = 1\n[[service.http.auth.callers]]\nid = \"ops\"\ntoken_file = \""+filepath.Join(dir, "nope")+"\"\n", nil,
+		"service.http.auth.callers[0].token_file: the token file cannot be read")
+	mustRefuse(t, "config_version = 1\n[[service.http.auth.callers]]\nid = \"ops\"\ntoken_env = \"A\"\n[[service.http.auth.callers]]\nid = \"ops\"\ntoken_env = \"A\"\n",
+		map[string]string{"A": strings.Repeat("x", 32)}, "service.http.auth.callers[1].id: another caller has the same id")
+}
+
+func TestREQ_OPS_003_DefaultEngines(t *testing.T) {
+	c := mustLoad(t, "config_version = 1\n", nil)
+	if len(c.Engines) != 2 || c.Engines[0].ID != "brave" || c.Engines[1].ID != "wikipedia" {
+		t.Fatalf("default engines: %+v", c.Engines)
+	}
+	if c.Engines[0].Active || !c.Engines[1].Active {
+		t.Fatalf("brave must be inactive without BRAVE_API_KEY and wikipedia active: %+v", c.Engines)
+	}
+	c = mustLoad(t, "config_version = 1\n", map[string]string{"BRAVE_API_KEY": "k-for-tests-0123456789abcdef"})
+	if !c.Engines[0].Active {
+		t.Fatalf("brave must be active with BRAVE_API_KEY")
+	}
+}
+
+// TestREQ_DOC_002_BookConfigurations runs check on every configuration file
+// the book shows, with the environment each needs.
+func TestREQ_DOC_002_BookConfigurations(t *testing.T) {
+	files, err := filepath.Glob("testdata/config/*.toml")
+	if err != nil || len(files) < 9 {
+		t.Fatalf("book configurations missing: %v %d", err, len(files))
+	}
+	tokenDir := t.TempDir()
+	tokenFile := filepath.Join(tokenDir, "rypsok-ops")
+	os.WriteFile(tokenFile, []byte(strings.Repeat("o", 44)), 0o600)
+	for _, f := range files {
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			data, _ := os.ReadFile(f)
+			doc := strings.ReplaceAll(string(data), "/run/secrets/rypsok-ops", tokenFile)
+			path := filepath.Join(t.TempDir(), "rypsok.toml")
+			os.WriteFile(path, []byte(doc), 0o600)
+			vars := map[string]string{"RYPSOK_TOKEN_MIMLYS": strings.Repeat("m", 44), "BRAVE_API_KEY": "BSA-test-key-0123456789"}
+			var out, errb strings.Builder
+			code := run([]string{"check", "--config", path}, strings.NewReader(""), &out, &errb, func(k string) (string, bool) { v, ok := vars[k]; return v, ok })
+			if code != exitOK {
+				t.Fatalf("exit %d:\n%s", code, errb.String())
+			}
+			text := errb.String()
+			if !strings.Contains(text, "rypsok: configuration from --config "+path+" is valid") {
+				t.Fatalf("first line missing:\n%s", text)
+			}
+			warnings := strings.Count(text, "rypsok: warning: ")
+			want := 0
+			switch filepath.Base(f) {
+			case "tutorial-4.toml", "tutorial-5.toml":
+				want = 1
+			}
+			if warnings != want {
+				t.Fatalf("%d warnings, want %d:\n%s", warnings, want, text)
+			}
+			for _, secret := range []string{strings.Repeat("m", 44), strings.Repeat("o", 44), "BSA-test-key"} {
+				if strings.Contains(text, secret) {
+					t.Fatalf("check prints a secret")
+				}
+			}
+		})
+	}
+}
+
+func TestCheckReportLines(t *testing.T) {
+	c := mustLoad(t, "config_version = 1\n[egress]\nallow = [\"10.0.0.0/8\", \"wiki.corp.example\"]\nproxy = \"http://proxy.corp.example:3128\"\n[engines.wikipedia]\ntype = \"wikipedia\"\ncategories = [\"general\", \"science\"]\n", nil)
+	lines := checkReport(c)
+	text := strings.Join(lines, "\n")
+	for _, want := range []string{
+		"configuration from --config test.toml is valid",
+		"engine wikipedia: type=wikipedia enabled=true categories=general,science preference=100 no credential needed",
+		"categories served: general,science",
+		"tool rate limits per minute: web_search=60 web_fetch=30 engine_status=30",
+		"tool call maxima in ms: web_search=2800 web_fetch=11000; engine_status reads memory only",
+		"service.http: bind=127.0.0.1:8737 callers=0 legacy_revisions=true max_connections=64 max_request_bytes=65536 idle_timeout_s=60 max_streams=16 request_timeout_s=30 max_sessions=256",
+		"fetch: ports=80,443 max_bytes=5242880 max_chars=3000 (ceiling 20000) deadline_ms=10000 max_redirects=5 robots_txt=true follow_cross_host_redirects=false",
+		"egress: allow_rules=2 deny_rules=0 allow_http=false strict_mode=false proxy=set",
+		"privacy: secret_detection=refuse",
+		"logging: level=info log_queries=false",
+		"cache: enabled=false max_entries=1000 ttl_s=300 max_entry_bytes=32768",
+		"scraping: enabled=false",
+		"resilience: failures_to_open=3 first_cooldown_s=60 max_cooldown_s=900",
+		"limits: outbound_in_flight=32 per_engine_in_flight=2 fetches_in_flight=4 parsing_in_flight=2 strict_mode_urls=10000 robots_cache_entries=1000",
+		"memory: worst case about ",
+		"warning: egress.allow[0]: the rule admits a network wider than /16 (IPv4) or /32 (IPv6); host names, or a narrower network",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("report lacks %q\n%s", want, text)
+		}
+	}
+	for _, never := range []string{"10.0.0.0", "wiki.corp.example", "proxy.corp.example", "3128"} {
+		if strings.Contains(text, never) {
+			t.Errorf("report shows %q", never)
+		}
+	}
+}
+
+func TestCheckWarnings(t *testing.T) {
+	cases := map[string]string{
+		"config_version = 1\n[privacy]\nsecret_detection = \"off\"\n":                                                                   "privacy.secret_detection: ",
+		"config_version = 1\n[logging]\nlog_queries = true\n":                                                                           "logging.log_queries: query text is written to the debug log; false",
+		"config_version = 1\n[fetch]\nrobots_txt = false\n":                                                                             "fetch.robots_txt: robots.txt is not honored; true",
+		"config_version = 1\n[egress]\nallow_http = true\n":                                                                             "egress.allow_http: plain HTTP fetches are allowed; false",
+		"config_version = 1\n[fetch]\nfollow_cross_host_redirects = true\n":                                                             "fetch.follow_cross_host_redirects: ",
+		"config_version = 1\n[egress]\nallow = [\"::/0\"]\n":                                                                            "egress.allow[0]: ",
+		"config_version = 1\n[fetch]\nmax_bytes = 10485760\n[limits]\nparsing_in_flight = 4\n":                                          "memory: the worst case of about ",
+		"config_version = 1\n[cache]\nenabled = true\n[engines.b]\ntype = \"brave\"\ncategories = [\"general\"]\napi_key_env = \"K\"\n": "cache.enabled: ",
+	}
+	for doc, want := range cases {
+		c := mustLoad(t, doc, map[string]string{"K": "key-0123456789-abcdef"})
+		text := strings.Join(checkReport(c), "\n")
+		if !strings.Contains(text, "warning: "+want) {
+			t.Errorf("no warning %q for\n%s\n%s", want, doc, text)
+		}
+	}
+	// A narrow allow rule gives no warning.
+	c := mustLoad(t, "config_version = 1\n[egress]\nallow = [\"10.1.2.0/24\"]\n", nil)
+	if len(c.Warnings) != 0 {
+		t.Fatalf("unexpected warnings: %v", c.Warnings)
+	}
+}
+
+func writeFile(t *testing.T, path, text string) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}

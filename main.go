@@ -1,0 +1,286 @@
+// Command rypsok is a headless meta-search service for AI agents: it serves
+// the MCP tools web_search, web_fetch and engine_status over stdio.
+//
+// main.go is the command line: serve, check, --version and --help; it wires
+// the packages together and owns the exit codes (0 success, 1
+// configuration, 2 usage). It is the only code that names standard output.
+package main
+
+import (
+	"context"
+	"crypto/x509"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"rypsok/egress"
+	"rypsok/fetch"
+	"rypsok/mcp"
+	"rypsok/search"
+)
+
+// version is stamped by the build (make build: -X main.version=...).
+var version = "0.0.0-dev"
+
+const usage = `usage: rypsok serve [--transport stdio|http] [--config PATH]
+       rypsok check [--config PATH]
+       rypsok --version
+       rypsok --help
+
+The configuration is read from --config, else from the file named by the
+environment variable RYPSOK_CONFIG, else every default applies.
+Exit codes: 0 success, 1 configuration error, 2 usage error.
+`
+
+// Exit codes.
+const (
+	exitOK     = 0
+	exitConfig = 1
+	exitUsage  = 2
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.LookupEnv))
+}
+
+// invocation is a parsed command line.
+type invocation struct {
+	command    string // serve, check, version, help
+	transport  string
+	configPath string
+	configSet  bool
+}
+
+type usageError string
+
+func (e usageError) Error() string { return string(e) }
+
+// parseArgs reads the command line. It never echoes a flag's value.
+func parseArgs(args []string) (invocation, error) {
+	var inv invocation
+	if len(args) == 0 {
+		return inv, usageError("a command is required")
+	}
+	switch args[0] {
+	case "--version", "-version", "version":
+		if len(args) > 1 {
+			return inv, usageError("--version takes no arguments")
+		}
+		return invocation{command: "version"}, nil
+	case "--help", "-help", "-h", "help":
+		return invocation{command: "help"}, nil
+	case "serve", "check":
+		inv.command = args[0]
+	default:
+		if strings.HasPrefix(args[0], "-") {
+			return inv, usageError("unknown flag " + flagName(args[0]))
+		}
+		return inv, usageError("unknown command; the commands are serve and check")
+	}
+	inv.transport = "stdio"
+	rest := args[1:]
+	for len(rest) > 0 {
+		a := rest[0]
+		rest = rest[1:]
+		name, value, hasValue := strings.Cut(a, "=")
+		switch name {
+		case "--config", "-config":
+			if !hasValue {
+				if len(rest) == 0 {
+					return inv, usageError("--config needs a path")
+				}
+				value, rest = rest[0], rest[1:]
+			}
+			if value == "" {
+				return inv, usageError("--config needs a path")
+			}
+			if inv.configSet {
+				return inv, usageError("--config is given more than once")
+			}
+			inv.configPath, inv.configSet = value, true
+		case "--transport", "-transport":
+			if inv.command != "serve" {
+				return inv, usageError("--transport belongs to serve")
+			}
+			if !hasValue {
+				if len(rest) == 0 {
+					return inv, usageError("--transport needs stdio or http")
+				}
+				value, rest = rest[0], rest[1:]
+			}
+			if value != "stdio" && value != "http" {
+				return inv, usageError("--transport must be stdio or http")
+			}
+			inv.transport = value
+		case "--help", "-h":
+			return invocation{command: "help"}, nil
+		default:
+			if strings.HasPrefix(a, "-") {
+				return inv, usageError("unknown flag " + flagName(a))
+			}
+			return inv, usageError("unexpected argument; " + inv.command + " takes only flags")
+		}
+	}
+	return inv, nil
+}
+
+// flagName shows a flag's name, bounded, without any value.
+func flagName(a string) string {
+	name, _, _ := strings.Cut(a, "=")
+	var b strings.Builder
+	for _, r := range name {
+		if b.Len() >= 40 {
+			break
+		}
+		if r == '-' || r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// run is main without the process: it returns the exit code.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer, lookup func(string) (string, bool)) int {
+	inv, err := parseArgs(args)
+	if err != nil {
+		fmt.Fprintf(stderr, "rypsok: %s\n%s", err, usage)
+		return exitUsage
+	}
+	switch inv.command {
+	case "version":
+		fmt.Fprintf(stdout, "rypsok %s\n", version)
+		return exitOK
+	case "help":
+		fmt.Fprint(stdout, usage)
+		return exitOK
+	}
+
+	e := env{lookup: lookup, readFile: osEnv().readFile}
+	data, source, err := readConfigFile(inv, lookup)
+	if err != nil {
+		return configFailure(inv, stderr, []string{err.Error()})
+	}
+	opts := loadOptions{readTokens: inv.command == "check" || inv.transport == "http"}
+	cfg, err := LoadConfig(data, source, e, opts)
+	if err != nil {
+		var ce *ConfigError
+		if errors.As(err, &ce) {
+			return configFailure(inv, stderr, ce.Messages)
+		}
+		return configFailure(inv, stderr, []string{"the configuration could not be read"})
+	}
+	if inv.command == "check" {
+		for _, line := range checkReport(cfg) {
+			fmt.Fprintln(stderr, "rypsok: "+line)
+		}
+		return exitOK
+	}
+	return serve(inv, cfg, stdin, stdout, stderr, lookup)
+}
+
+// readConfigFile finds the file: --config, then RYPSOK_CONFIG, then none.
+func readConfigFile(inv invocation, lookup func(string) (string, bool)) ([]byte, string, error) {
+	path, source := inv.configPath, "--config "+inv.configPath
+	if !inv.configSet {
+		p, ok := lookup("RYPSOK_CONFIG")
+		if !ok || p == "" {
+			return nil, "defaults (no file)", nil
+		}
+		path, source = p, "RYPSOK_CONFIG "+p
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, source, fmt.Errorf("%s: the file cannot be read", source)
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxConfigBytes+1))
+	if err != nil {
+		return nil, source, fmt.Errorf("%s: the file cannot be read", source)
+	}
+	if len(data) > maxConfigBytes {
+		return nil, source, fmt.Errorf("%s: the file is larger than 1 MiB", source)
+	}
+	return data, source, nil
+}
+
+// configFailure reports configuration errors: plain lines for check (read by
+// people), JSON log lines for serve (read by log pipelines).
+func configFailure(inv invocation, stderr io.Writer, msgs []string) int {
+	if inv.command == "serve" {
+		log := slog.New(mcp.NewLogHandler(stderr, slog.LevelInfo))
+		for _, m := range msgs {
+			log.Error("config_error", "message", m)
+		}
+		return exitConfig
+	}
+	for _, m := range msgs {
+		fmt.Fprintln(stderr, "rypsok: "+m)
+	}
+	return exitConfig
+}
+
+// serve builds the services and serves until the input ends or SIGTERM.
+func serve(inv invocation, cfg *Config, stdin io.Reader, stdout, stderr io.Writer, lookup func(string) (string, bool)) int {
+	log := slog.New(mcp.NewLogHandler(stderr, cfg.LogLevel))
+	if inv.transport == "http" {
+		log.Error("startup_failed", "reason", "serve --transport http is not available in this build; use --transport stdio")
+		return exitConfig
+	}
+	roots, err := egress.LoadRoots(func(k string) string { v, _ := lookup(k); return v })
+	if err != nil {
+		log.Error("startup_failed", "reason", "the HTTP client could not be built: no trust root could be loaded")
+		return exitConfig
+	}
+	svc, err := buildServices(cfg, roots, log)
+	if err != nil {
+		log.Error("startup_failed", "reason", err.Error())
+		return exitConfig
+	}
+
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
+	defer stop()
+
+	active := 0
+	for _, e := range cfg.Engines {
+		if e.Active {
+			active++
+		} else {
+			log.Warn("engine_inactive", "engine", e.ID, "reason", e.Credential)
+		}
+		if e.Active && e.Scrapes {
+			log.Warn("scraping_enabled", "engine", e.ID)
+		}
+	}
+	for _, w := range cfg.Warnings {
+		log.Warn("config_warning", "key", w.Key, "message", w.What+"; "+w.Safe)
+	}
+	log.Info("starting", "version", version, "transport", inv.transport, "engines_active", active)
+	start := time.Now()
+	err = svc.ServeStdio(ctx, stdin, stdout)
+	log.Info("stopped", "uptime_ms", time.Since(start).Milliseconds())
+	if err != nil {
+		return exitConfig
+	}
+	return exitOK
+}
+
+// buildServices wires the search and fetch services behind the protocol.
+func buildServices(cfg *Config, roots *x509.CertPool, log *slog.Logger) (*mcp.Server, error) {
+	ua := egress.UserAgent(version, cfg.UserAgentContact)
+	fs := fetch.New(cfg.Fetch, fetch.Deps{Logger: log, Now: time.Now, Roots: roots, UserAgent: ua})
+	ss, err := search.New(cfg.Search, search.Deps{
+		Logger: log, Now: time.Now, Roots: roots, Proxy: cfg.Proxy, UserAgent: ua,
+		Returned: fs.Remember,
+	})
+	if err != nil {
+		return nil, err
+	}
+	cfg.MCP.Version = version
+	return mcp.New(cfg.MCP, ss, fs, log, time.Now), nil
+}

@@ -102,17 +102,14 @@ func intKeys() []intKey {
 func docWith(table, key, value string) string {
 	var b strings.Builder
 	b.WriteString("config_version = 1\n")
-	extra := map[string]string{}
-	switch table + "." + key {
-	case "resilience.max_cooldown_s":
-		// first_cooldown_s (default 60) must stay at most max_cooldown_s.
-		extra["resilience"] = "first_cooldown_s = 10\n"
-	}
-	if e, ok := extra[table]; ok {
-		fmt.Fprintf(&b, "[%s]\n%s%s = %s\n", table, e, key, value)
-	} else {
-		fmt.Fprintf(&b, "[%s]\n%s = %s\n", table, key, value)
-	}
+	// Keys that another key's range depends on come with that key at its
+	// smallest, after the key under test so that it stays on line 3.
+	extra := map[string]string{
+		"resilience.max_cooldown_s":  "first_cooldown_s = 10\n",
+		"search.max_results_ceiling": "max_results = 1\n",
+		"fetch.max_chars_ceiling":    "max_chars = 500\n",
+	}[table+"."+key]
+	fmt.Fprintf(&b, "[%s]\n%s = %s\n%s", table, key, value, extra)
 	b.WriteString("[engines.wikipedia]\ntype = \"wikipedia\"\ncategories = [\"general\"]\n")
 	return b.String()
 }
@@ -277,7 +274,7 @@ func TestREQ_MAIN_003_ConfigVersion(t *testing.T) {
 func TestREQ_CFG_005_UnknownKeysAndTables(t *testing.T) {
 	mustRefuse(t, "config_version = 1\n[search]\nmax_resluts = 3\n", nil, "search.max_resluts: unknown key", "(line 3, column 1)")
 	mustRefuse(t, "config_version = 1\n[serach]\nmax_results = 3\n", nil, "serach: unknown table", "(line 2, column 2)")
-	mustRefuse(t, "config_version = 1\nverbose = true\n", nil, "verbose: unknown key (line 2, column 1)")
+	mustRefuse(t, "config_version = 1\nverbose = true\n", nil, "verbose: unknown key; see the configuration reference for the keys of this table (line 2, column 1)")
 	mustRefuse(t, "config_version = 1\n[engines.w]\ntype = \"wikipedia\"\ncategories = [\"general\"]\ncolour = \"red\"\n", nil, "engines.w.colour: unknown key")
 	mustRefuse(t, "config_version = 1\n[service.http.auth]\nrealm = \"x\"\n", nil, "service.http.auth.realm: unknown key")
 	msg := mustRefuse(t, "config_version = 1\n\"sk-live-abcdef 123\" = 1\n", nil, "(a quoted key): unknown key")
@@ -476,7 +473,7 @@ func TestCheckReportLines(t *testing.T) {
 		"tool rate limits per minute: web_search=60 web_fetch=30 engine_status=30",
 		"tool call maxima in ms: web_search=2800 web_fetch=11000; engine_status reads memory only",
 		"service.http: bind=127.0.0.1:8737 callers=0 legacy_revisions=true max_connections=64 max_request_bytes=65536 idle_timeout_s=60 max_streams=16 request_timeout_s=30 max_sessions=256",
-		"fetch: ports=80,443 max_bytes=5242880 max_chars=3000 (ceiling 20000) deadline_ms=10000 max_redirects=5 robots_txt=true follow_cross_host_redirects=false",
+		"fetch: ports=80,443 max_bytes=5242880 max_chars=3000 (ceiling 20000) deadline_ms=10000 connect_timeout_ms=3000 max_redirects=5 robots_txt=true follow_cross_host_redirects=false",
 		"egress: allow_rules=2 deny_rules=0 allow_http=false strict_mode=false proxy=set",
 		"privacy: secret_detection=refuse",
 		"logging: level=info log_queries=false",

@@ -2,12 +2,19 @@
 // needs, keeping the line and column of every value so that a message can
 // name the place.
 //
-// It must never panic, never loop, and never accept a document it would
-// misread: what it does not support it refuses with a message.
+// The subset is all of TOML 1.0 syntax, with two deliberate differences:
+// an array must hold values of one kind, and floats, dates and times are
+// recognised (validated as TOML 1.0 writes them) but carry no value, since
+// no setting takes them. Documents are bounded: 1 MiB, lines of 64 KiB,
+// 32 levels of arrays and inline tables, 32 parts in a key.
+//
+// It must never panic, never loop, never take more than linear time, and
+// never accept a document it would misread: what it does not support it
+// refuses with a message. Its messages never repeat text of the document,
+// except the key path of a redefinition.
 package tomlx
 
-// STUB FILE: the signatures below are the package's contract with config.go.
-// The implementation replaces the bodies.
+import "fmt"
 
 // Kind is the type of a value.
 type Kind int
@@ -25,7 +32,9 @@ const (
 )
 
 // Value is one value with the place (1-based line and column, counted in
-// characters) where it starts.
+// characters) where it starts. A table defined by a header starts at the
+// last part of its header's key; a table created by a dotted key, at that
+// key part. Values of KindFloat and KindDatetime carry no value.
 type Value struct {
 	Kind  Kind
 	Str   string
@@ -37,18 +46,27 @@ type Value struct {
 	Col   int
 }
 
-// Table is a table: its keys in the order they were defined.
+// Table is a table: its keys in the order they were defined. In a parsed
+// document the maps are never nil.
 type Table struct {
 	Keys   []string
 	Values map[string]*Value
-	// KeyLine and KeyCol give the place of each key as written.
+	// KeyLine and KeyCol give the place of each key as written: for a
+	// table header [a.b] the place of its last part b, for a dotted key
+	// a.b = 1 the place of b in this table and of a in its parent. A table
+	// first created as the parent in a header and defined later by its own
+	// header takes the place of that header.
 	KeyLine map[string]int
 	KeyCol  map[string]int
 }
 
 // Error is a parse error with its place. When Key is set the error is about
-// that key (a redefinition) and reads "<key>: <msg> (line L, column C)";
-// otherwise it reads "TOML syntax error: <msg> (line L, column C)".
+// that key (a redefinition, at the place of the second definition) and
+// reads "<key>: <msg> (line L, column C)"; Key is the full dotted path, a
+// part that is not a bare key quoted as TOML writes it, characters that do
+// not print escaped. Otherwise it reads
+// "TOML syntax error: <msg> (line L, column C)". Msg never repeats text of
+// the document.
 type Error struct {
 	Key  string
 	Msg  string
@@ -56,7 +74,20 @@ type Error struct {
 	Col  int
 }
 
-func (e *Error) Error() string { panic("stub") }
+// Error renders the error with its place.
+func (e *Error) Error() string {
+	if e.Key != "" {
+		return fmt.Sprintf("%s: %s (line %d, column %d)", e.Key, e.Msg, e.Line, e.Col)
+	}
+	return fmt.Sprintf("TOML syntax error: %s (line %d, column %d)", e.Msg, e.Line, e.Col)
+}
 
-// Parse reads a whole document.
-func Parse(data []byte) (*Table, error) { panic("stub") }
+// Parse reads a whole document. A leading UTF-8 byte order mark is skipped
+// and not counted in columns. Every error it returns is an *Error.
+func Parse(data []byte) (*Table, error) {
+	t, err := parse(data)
+	if err != nil {
+		return nil, err
+	}
+	return t, nil
+}

@@ -232,6 +232,16 @@ func RateLimited(retryAfterMs int64) *Error {
 		Detail{Reason: ReasonRateLimited, RetryAfterMs: i64(retryAfterMs)})
 }
 
+// EnginesRateLimited: every engine that could answer is at its provider's
+// rate limit or concurrency cap; retryAfterMs is set when known.
+func EnginesRateLimited(retryAfterMs int64) *Error {
+	d := Detail{Reason: ReasonRateLimited}
+	if retryAfterMs > 0 {
+		d.RetryAfterMs = i64(retryAfterMs)
+	}
+	return newError(KindUnavailable, "every engine is at its provider's rate limit; retry later", d)
+}
+
 // Busy: a concurrency limit is full and the deadline would be missed.
 func Busy() *Error {
 	return newError(KindUnavailable, "rypsok is busy with other fetches; retry later", Detail{Reason: ReasonBusy})

@@ -8,11 +8,7 @@
 // deadline.
 package search
 
-// STUB FILE: the signatures below are the package's contract with config.go,
-// main and mcp. The implementation replaces the bodies.
-
 import (
-	"context"
 	"crypto/x509"
 	"log/slog"
 	"net/url"
@@ -119,21 +115,3 @@ type Deps struct {
 
 // Drivers lists the driver types, and whether each scrapes.
 var Drivers = map[string]bool{"wikipedia": false, "brave": false, "duckduckgo": true}
-
-// Service answers web_search and engine_status.
-type Service struct{}
-
-// New builds the engines of s. An engine type with no driver is an error.
-func New(s Settings, d Deps) (*Service, error) { panic("stub") }
-
-// Search runs one search. The error is nil or a *tool.Error; when ctx is
-// cancelled the caller discards whatever is returned.
-func (s *Service) Search(ctx context.Context, req tool.SearchRequest) (*tool.SearchResponse, *tool.Error) {
-	panic("stub")
-}
-
-// Status answers engine_status from memory.
-func (s *Service) Status(ctx context.Context) *tool.StatusResponse { panic("stub") }
-
-// Categories lists, in schema order, the categories an active engine serves.
-func (s *Service) Categories() []tool.Category { panic("stub") }

@@ -1,0 +1,117 @@
+package search
+
+import (
+	"context"
+	"sync"
+	"time"
+)
+
+// bucket is a token bucket on an injected clock: rate tokens per minute, at
+// most burst stored. Reservations may drive the balance negative, which
+// queues callers in order; a caller that would have to wait past its
+// deadline takes nothing.
+type bucket struct {
+	mu           sync.Mutex
+	now          func() time.Time
+	perToken     time.Duration
+	burst        float64
+	tokens       float64
+	last         time.Time
+	blockedUntil time.Time // a provider's Retry-After empties the bucket until then (LIM-B4)
+}
+
+func newBucket(perMinute, burst int, now func() time.Time) *bucket {
+	if perMinute < 1 {
+		perMinute = 1
+	}
+	if burst < 1 {
+		burst = 1
+	}
+	return &bucket{now: now, perToken: time.Minute / time.Duration(perMinute), burst: float64(burst), tokens: float64(burst), last: now()}
+}
+
+func (b *bucket) refill(t time.Time) {
+	if t.After(b.last) {
+		b.tokens += float64(t.Sub(b.last)) / float64(b.perToken)
+		if b.tokens > b.burst {
+			b.tokens = b.burst
+		}
+		b.last = t
+	}
+}
+
+// reserve takes one token if it can be had by deadline and returns how long
+// to wait for it; ok is false (and nothing is taken) otherwise.
+func (b *bucket) reserve(deadline time.Time) (wait time.Duration, ok bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	t := b.now()
+	b.refill(t)
+	if t.Before(b.blockedUntil) {
+		wait = b.blockedUntil.Sub(t)
+	}
+	if b.tokens < 1 {
+		if w := time.Duration((1 - b.tokens) * float64(b.perToken)); w > wait {
+			wait = w
+		}
+	}
+	if !t.Add(wait).Before(deadline) && wait > 0 {
+		return 0, false
+	}
+	b.tokens--
+	return wait, true
+}
+
+// block empties the bucket until t.
+func (b *bucket) block(until time.Time) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if until.After(b.blockedUntil) {
+		b.blockedUntil = until
+	}
+	b.refill(b.now())
+	if b.tokens > 0 {
+		b.tokens = 0
+	}
+}
+
+// semaphore is a counting semaphore whose acquisition honours a context.
+type semaphore chan struct{}
+
+func newSemaphore(n int) semaphore {
+	if n < 1 {
+		n = 1
+	}
+	return make(semaphore, n)
+}
+
+func (s semaphore) acquire(ctx context.Context) bool {
+	select {
+	case s <- struct{}{}:
+		return true
+	default:
+	}
+	select {
+	case s <- struct{}{}:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
+
+func (s semaphore) release() { <-s }
+
+// sleep waits d or until ctx ends; it reports whether the whole wait passed.
+func sleep(ctx context.Context, d time.Duration) bool {
+	if d <= 0 {
+		return ctx.Err() == nil
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}

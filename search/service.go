@@ -1,0 +1,529 @@
+package search
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sort"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"rypsok/secrets"
+	"rypsok/tool"
+)
+
+// slot is one configured engine with its controls: the provider's rate
+// (bucket) and concurrency (sem), and its circuit.
+type slot struct {
+	cfg    EngineConfig
+	eng    Engine // nil when disabled
+	props  Properties
+	bucket *bucket
+	sem    semaphore
+	circ   *circuit
+}
+
+// Service answers web_search and engine_status.
+type Service struct {
+	set      Settings
+	deps     Deps
+	log      *slog.Logger
+	now      func() time.Time
+	slots    []*slot // identifier order
+	byPref   []*slot // preference order, then identifier
+	outbound semaphore
+	policy   circuitPolicy
+}
+
+// New builds the engines of s. An engine type with no driver is an error.
+func New(s Settings, d Deps) (*Service, error) {
+	engines := make([]Engine, len(s.Engines))
+	for i, cfg := range s.Engines {
+		if cfg.Disabled != "" {
+			continue
+		}
+		e, err := newDriver(cfg, s, d)
+		if err != nil {
+			return nil, err
+		}
+		engines[i] = e
+	}
+	return assemble(s, d, engines), nil
+}
+
+// assemble builds the service around already-built engines (engines[i] for
+// s.Engines[i]; nil for a disabled one).
+func assemble(s Settings, d Deps, engines []Engine) *Service {
+	if d.Logger == nil {
+		d.Logger = slog.New(slog.DiscardHandler)
+	}
+	if d.Now == nil {
+		d.Now = time.Now
+	}
+	svc := &Service{
+		set: s, deps: d, log: d.Logger, now: d.Now,
+		outbound: newSemaphore(s.OutboundInFlight),
+		policy:   circuitPolicy{failuresToOpen: s.FailuresToOpen, first: s.FirstCooldown, max: s.MaxCooldown},
+	}
+	for i, cfg := range s.Engines {
+		sl := &slot{cfg: cfg, circ: &circuit{state: tool.StateClosed}}
+		if e := engines[i]; e != nil && cfg.Disabled == "" {
+			sl.eng = e
+			sl.props = e.Properties()
+			inFlight := s.PerEngineInFlight
+			if sl.props.MaxInFlight > 0 && sl.props.MaxInFlight < inFlight {
+				inFlight = sl.props.MaxInFlight
+			}
+			sl.bucket = newBucket(sl.props.RatePerMinute, sl.props.Burst, d.Now)
+			sl.sem = newSemaphore(inFlight)
+		} else if cfg.Disabled == "" {
+			sl.cfg.Disabled = tool.DisabledByOperator
+		}
+		svc.slots = append(svc.slots, sl)
+	}
+	sort.SliceStable(svc.slots, func(i, j int) bool { return svc.slots[i].cfg.ID < svc.slots[j].cfg.ID })
+	svc.byPref = append([]*slot(nil), svc.slots...)
+	sort.SliceStable(svc.byPref, func(i, j int) bool {
+		a, b := svc.byPref[i].cfg, svc.byPref[j].cfg
+		if a.Preference != b.Preference {
+			return a.Preference < b.Preference
+		}
+		return a.ID < b.ID
+	})
+	return svc
+}
+
+// Categories lists, in schema order, the categories an active engine serves.
+func (s *Service) Categories() []tool.Category {
+	served := map[tool.Category]bool{}
+	for _, sl := range s.slots {
+		if sl.eng != nil {
+			for _, c := range sl.cfg.Categories {
+				served[c] = true
+			}
+		}
+	}
+	var out []tool.Category
+	for _, c := range tool.Categories {
+		if served[c] {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// Status answers engine_status from memory (REQ-STATUS-001): identifier
+// order, state, median latency, and a reason only for disabled engines.
+func (s *Service) Status(ctx context.Context) *tool.StatusResponse {
+	out := &tool.StatusResponse{Outcome: tool.OutcomeOK, Notices: []tool.Notice{}, Engines: []tool.EngineStatus{}}
+	for _, sl := range s.slots {
+		st := tool.EngineStatus{ID: sl.cfg.ID}
+		if sl.eng == nil {
+			st.State, st.Reason = tool.StateDisabled, sl.cfg.Disabled
+		} else {
+			st.State, st.LatencyMs = sl.circ.snapshot()
+		}
+		out.Engines = append(out.Engines, st)
+	}
+	return out
+}
+
+// picked is an engine selected for one call.
+type picked struct {
+	sl    *slot
+	probe bool
+}
+
+// engineEnd is how one engine ended in one call.
+type engineEnd struct {
+	results []RawResult
+	err     *EngineError
+	skipped tool.Reason // engine_skipped at fan-out (rate_limited)
+	retry   time.Duration
+}
+
+// Search runs one search (external design §6, §7).
+func (s *Service) Search(ctx context.Context, req tool.SearchRequest) (*tool.SearchResponse, *tool.Error) {
+	start := time.Now()
+	deadline := start.Add(s.set.Deadline)
+	ctx, cancel := context.WithDeadline(ctx, deadline)
+	defer cancel()
+
+	var notices []tool.Notice
+	query := req.Query
+
+	// The privacy check comes before any engine request (REQ-PRIV-002).
+	switch s.set.SecretDetection {
+	case secrets.Refuse:
+		if f := secrets.Scan(query); len(f) > 0 {
+			return nil, tool.DeniedSecret(tool.ReasonSecretInQuery, f[0].Kind, f[0].Start)
+		}
+	case secrets.Mask:
+		if masked, n := secrets.MaskText(query); n > 0 {
+			query = masked
+			notices = append(notices, tool.Notice{Code: tool.CodeCredentialMasked, Count: n})
+		}
+	case secrets.Warn:
+		if f := secrets.Scan(query); len(f) > 0 {
+			s.log.WarnContext(ctx, "secret_in_query", "kind", f[0].Kind, "count", len(f))
+		}
+	}
+	if s.set.LogQueries {
+		s.log.DebugContext(ctx, "query", "query", query)
+	}
+
+	// Engine selection (REQ-ENG-007, REQ-SEARCH-004, -005, REQ-ENG-010).
+	var sel []picked
+	queryChars := utf8.RuneCountInString(query)
+	queryWords := len(strings.FieldsFunc(query, unicode.IsSpace))
+	now := s.now()
+	for _, sl := range s.byPref {
+		if sl.eng == nil || !serves(sl.cfg.Categories, req.Category) {
+			continue
+		}
+		if len(sel) >= s.set.EnginesPerRequest {
+			break
+		}
+		p := sl.props
+		skip := tool.Reason("")
+		switch {
+		case req.TimeRange != tool.TimeRangeNone && !p.TimeRanges:
+			skip = tool.ReasonTimeRange
+		case !honoursLanguage(p.Languages, req.Language):
+			skip = tool.ReasonLanguage
+		case p.MaxQueryChars > 0 && queryChars > p.MaxQueryChars, p.MaxQueryWords > 0 && queryWords > p.MaxQueryWords:
+			skip = tool.ReasonQueryTooLong
+		}
+		if skip == "" {
+			ok, probe := sl.circ.admit(now)
+			if !ok {
+				skip = tool.ReasonCooldown
+			} else {
+				if probe {
+					s.log.InfoContext(ctx, "circuit_half_open", "engine", sl.cfg.ID)
+				}
+				sel = append(sel, picked{sl: sl, probe: probe})
+				continue
+			}
+		}
+		notices = append(notices, tool.Notice{Code: tool.CodeEngineSkipped, Engine: sl.cfg.ID, Reason: skip})
+	}
+	if len(sel) == 0 {
+		return nil, tool.NoEngine()
+	}
+
+	ends := s.fanOut(ctx, sel, req, query, deadline.Add(-s.set.Reserve))
+	if ctx.Err() != nil && !errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return nil, nil // cancelled: nothing is answered
+	}
+	return s.respond(sel, ends, req, notices)
+}
+
+// respond turns the engines' ends into one answer (external design §7):
+// normalisation, deduplication, rank fusion, the content boundary and the
+// cut, all in selection order so that arrival order never matters.
+func (s *Service) respond(sel []picked, ends []engineEnd, req tool.SearchRequest, notices []tool.Notice) (*tool.SearchResponse, *tool.Error) {
+
+	// Outcomes per engine, in selection order (never arrival order).
+	answers := make([][]observation, len(sel))
+	dropped := map[tool.Reason]int{}
+	answered, failed, timeouts := 0, 0, 0
+	var minRetry time.Duration
+	for i, p := range sel {
+		e := ends[i]
+		id := p.sl.cfg.ID
+		switch {
+		case e.skipped != "":
+			notices = append(notices, tool.Notice{Code: tool.CodeEngineSkipped, Engine: id, Reason: e.skipped})
+			if e.retry > 0 && (minRetry == 0 || e.retry < minRetry) {
+				minRetry = e.retry
+			}
+		case e.err != nil:
+			failed++
+			if e.err.Class == tool.ReasonTimeout {
+				timeouts++
+			}
+			if e.err.RetryAfter > 0 && (minRetry == 0 || e.err.RetryAfter < minRetry) {
+				minRetry = e.err.RetryAfter
+			}
+			notices = append(notices, tool.Notice{Code: tool.CodeEngineUnavailable, Engine: id, Reason: e.err.Class})
+		default:
+			answered++
+			rs := e.results
+			if len(rs) > s.set.ResultsPerEngine {
+				rs = rs[:s.set.ResultsPerEngine]
+			}
+			for rank, r := range rs {
+				n, why := normalizeURL(r.URL)
+				if why != "" {
+					dropped[why]++
+					continue
+				}
+				answers[i] = append(answers[i], observation{engine: i, rank: rank + 1, norm: n, raw: r})
+			}
+		}
+	}
+	if answered == 0 {
+		var err *tool.Error
+		switch {
+		case failed == 0:
+			err = tool.EnginesRateLimited(roundUpMs(minRetry))
+		case timeouts == failed:
+			err = tool.SearchDeadline()
+		default:
+			err = tool.AllFailed()
+			if minRetry > 0 {
+				ms := roundUpMs(minRetry)
+				err.Detail.RetryAfterMs = &ms
+			}
+		}
+		return nil, err
+	}
+
+	// Merge, rank, clean, cut (REQ-RANK-004..007, REQ-CTX-004).
+	ranked := mergeResults(answers)
+	results := []tool.Result{}
+	var counts boundaryCounts
+	for _, m := range ranked {
+		if len(results) >= req.MaxResults {
+			break
+		}
+		r, c, flagged := cleanResult(m, &s.set)
+		if flagged && s.set.DropFlagged {
+			dropped[tool.ReasonInstructionLike]++
+			continue
+		}
+		counts.add(c)
+		if s.set.Attribution || attributionRequired(m, sel) {
+			r.Engines = m.engineIDs(idsOf(sel))
+		}
+		results = append(results, r)
+	}
+	for _, why := range []tool.Reason{tool.ReasonInstructionLike, tool.ReasonURLTooLong, tool.ReasonURLInvalid} {
+		if n := dropped[why]; n > 0 {
+			notices = append(notices, tool.Notice{Code: tool.CodeResultsDropped, Reason: why, Count: n})
+		}
+	}
+	for _, n := range []struct {
+		code tool.Code
+		n    int
+	}{{tool.CodeTitleTruncated, counts.titlesCut}, {tool.CodeSnippetTruncated, counts.snippetsCut},
+		{tool.CodeCharactersRemoved, counts.charsRemoved}, {tool.CodeInstructionLikeContent, counts.flagged}} {
+		if n.n > 0 {
+			notices = append(notices, tool.Notice{Code: n.code, Count: n.n})
+		}
+	}
+	if s.deps.Returned != nil {
+		for _, r := range results {
+			s.deps.Returned(r.URL)
+		}
+	}
+	out := &tool.SearchResponse{Notices: notices, Results: results}
+	if out.Notices == nil {
+		out.Notices = []tool.Notice{}
+	}
+	switch {
+	case len(results) == 0:
+		out.Outcome = tool.OutcomeEmpty
+	case failed > 0:
+		out.Outcome = tool.OutcomePartial
+	default:
+		out.Outcome = tool.OutcomeOK
+	}
+	return out, nil
+}
+
+func roundUpMs(d time.Duration) int64 {
+	return int64((d + time.Millisecond - 1) / time.Millisecond)
+}
+
+func serves(cats []tool.Category, c tool.Category) bool {
+	for _, x := range cats {
+		if x == c {
+			return true
+		}
+	}
+	return false
+}
+
+// honoursLanguage: nil means every language; otherwise the primary subtag
+// must be listed.
+func honoursLanguage(langs []string, lang string) bool {
+	if langs == nil || lang == "" {
+		return true
+	}
+	primary := primarySubtag(lang)
+	for _, l := range langs {
+		if l == primary || l == lang {
+			return true
+		}
+	}
+	return false
+}
+
+// primarySubtag is the language of a tag, lower-cased: "pt-BR" → "pt".
+func primarySubtag(tag string) string {
+	p, _, _ := strings.Cut(tag, "-")
+	return strings.ToLower(p)
+}
+
+func idsOf(sel []picked) []string {
+	ids := make([]string, len(sel))
+	for i, p := range sel {
+		ids[i] = p.sl.cfg.ID
+	}
+	return ids
+}
+
+func attributionRequired(m *merged, sel []picked) bool {
+	for _, o := range m.obs {
+		if sel[o.engine].sl.props.AttributionRequired {
+			return true
+		}
+	}
+	return false
+}
+
+// fanOut asks the selected engines concurrently (REQ-AGG-001) and collects
+// them until all have ended or the fan-out deadline passes (REQ-AGG-003,
+// REQ-AGG-009); what is still running then is aborted (REQ-AGG-006).
+func (s *Service) fanOut(ctx context.Context, sel []picked, req tool.SearchRequest, query string, fanoutDeadline time.Time) []engineEnd {
+	fctx, cancel := context.WithDeadline(ctx, fanoutDeadline)
+	defer cancel()
+	type done struct {
+		i   int
+		end engineEnd
+	}
+	ch := make(chan done, len(sel))
+	for i, p := range sel {
+		go func() {
+			ch <- done{i, s.ask(fctx, ctx, p, req, query, fanoutDeadline)}
+		}()
+	}
+	ends := make([]engineEnd, len(sel))
+	got := make([]bool, len(sel))
+	for n := 0; n < len(sel); n++ {
+		select {
+		case d := <-ch:
+			ends[d.i], got[d.i] = d.end, true
+		case <-fctx.Done():
+			cancel()
+			// Whatever has not ended cannot contribute: it timed out. The
+			// goroutines see the cancellation and end; their sends go to
+			// the buffered channel.
+			for i := range ends {
+				if !got[i] {
+					ends[i] = engineEnd{err: failure(tool.ReasonTimeout)}
+				}
+			}
+			return ends
+		}
+	}
+	return ends
+}
+
+// ask runs one engine request under the provider's limits, the engine
+// timeout and the circuit. ctx is the fan-out context; callCtx tells a
+// caller's cancellation from the deadline.
+func (s *Service) ask(ctx, callCtx context.Context, p picked, req tool.SearchRequest, query string, fanoutDeadline time.Time) (end engineEnd) {
+	sl := p.sl
+	id := sl.cfg.ID
+	responded, cancelled := false, false
+	var latency time.Duration
+	started := false
+	defer func() {
+		if r := recover(); r != nil {
+			// A driver's panic ends its own request, never the process or
+			// another engine (REQ-AGG-007).
+			s.log.ErrorContext(ctx, "engine_panic", "engine", id)
+			end = engineEnd{err: failure(tool.ReasonRequestFailure)}
+			started = true
+		}
+		if !started {
+			if p.probe {
+				// The probe never went out: open again with the same cooldown.
+				sl.circ.done(s.policy, s.now(), true, "", 0, 0, false, true)
+			}
+			return
+		}
+		class := tool.Reason("")
+		var retry time.Duration
+		if end.err != nil {
+			class, retry = end.err.Class, end.err.RetryAfter
+		}
+		tr, cd := sl.circ.done(s.policy, s.now(), p.probe, class, retry, latency, responded, cancelled)
+		switch tr {
+		case opened:
+			s.log.InfoContext(ctx, "circuit_opened", "engine", id, "cooldown_ms", cd.Milliseconds())
+		case closed:
+			s.log.InfoContext(ctx, "circuit_closed", "engine", id)
+		}
+		if class == tool.ReasonRateLimited && retry > 0 {
+			sl.bucket.block(s.now().Add(retry))
+		}
+		if end.err != nil && !cancelled {
+			s.log.InfoContext(ctx, "engine_failed", "engine", id, "class", string(class), "latency_ms", latency.Milliseconds())
+		}
+	}()
+
+	wait, ok := sl.bucket.reserve(fanoutDeadline)
+	if !ok {
+		return engineEnd{skipped: tool.ReasonRateLimited}
+	}
+	if !sleep(ctx, wait) {
+		return engineEnd{skipped: tool.ReasonRateLimited}
+	}
+	if !sl.sem.acquire(ctx) {
+		return engineEnd{skipped: tool.ReasonRateLimited}
+	}
+	defer sl.sem.release()
+	if !s.outbound.acquire(ctx) {
+		return engineEnd{skipped: tool.ReasonRateLimited}
+	}
+	defer s.outbound.release()
+
+	rctx, rcancel := context.WithTimeout(ctx, s.set.EngineTimeout)
+	defer rcancel()
+	started = true
+	t0 := time.Now()
+	results, err := sl.eng.Search(rctx, EngineRequest{
+		Query: query, MaxResults: s.set.ResultsPerEngine, Language: req.Language,
+		Region: s.set.Region, SafeSearch: s.set.SafeSearch, TimeRange: req.TimeRange,
+	})
+	latency = time.Since(t0)
+	if callCtx.Err() != nil && !errors.Is(callCtx.Err(), context.DeadlineExceeded) {
+		cancelled = true
+		return engineEnd{err: failure(tool.ReasonTimeout)}
+	}
+	if err != nil {
+		var ee *EngineError
+		switch {
+		case rctx.Err() != nil:
+			ee = failure(tool.ReasonTimeout)
+		case errors.As(err, &ee):
+		default:
+			ee = failure(tool.ReasonRequestFailure)
+		}
+		responded = ee.Class != tool.ReasonTimeout
+		return engineEnd{err: ee}
+	}
+	responded = true
+	s.log.DebugContext(ctx, "engine_answered", "engine", id, "count", len(results), "latency_ms", latency.Milliseconds())
+	return engineEnd{results: results}
+}
+
+// newDriver builds the driver of one engine type.
+func newDriver(cfg EngineConfig, s Settings, d Deps) (Engine, error) {
+	switch cfg.Type {
+	case "wikipedia":
+		return newWikipedia(cfg, s, d)
+	case "brave":
+		return newBrave(cfg, s, d)
+	case "duckduckgo":
+		return newDuckDuckGo(cfg, s, d)
+	}
+	return nil, fmt.Errorf("engines.%s.type: no such driver", cfg.ID)
+}

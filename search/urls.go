@@ -1,0 +1,254 @@
+package search
+
+import (
+	"net/netip"
+	"net/url"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"golang.org/x/net/idna"
+
+	"rypsok/tool"
+)
+
+// trackingParams are the query parameters removed from returned URLs and
+// comparison keys (RFC 008): they identify a campaign or a click, never the
+// resource.
+var trackingParams = map[string]bool{
+	"utm_source": true, "utm_medium": true, "utm_campaign": true, "utm_term": true,
+	"utm_content": true, "utm_id": true, "fbclid": true, "gclid": true, "dclid": true,
+	"msclkid": true, "mc_cid": true, "mc_eid": true, "igshid": true, "yclid": true,
+	"_hsenc": true, "_hsmi": true, "ref_src": true,
+}
+
+// normalized is a result's URL in its two forms (REQ-RANK-002, -003).
+type normalized struct {
+	returned string // shown to the caller
+	key      string // compared, never returned or fetched
+	https    bool
+}
+
+// normalizeURL returns the two forms of raw, or the reason the result must be
+// dropped: url_invalid (not http(s), credentials, a host web_fetch would
+// refuse as malformed) or url_too_long (above LIM-F9).
+func normalizeURL(raw string) (normalized, tool.Reason) {
+	u, err := url.Parse(raw)
+	if err != nil || u.Opaque != "" {
+		return normalized{}, tool.ReasonURLInvalid
+	}
+	scheme := strings.ToLower(u.Scheme)
+	if scheme != "http" && scheme != "https" || u.User != nil || u.Host == "" {
+		return normalized{}, tool.ReasonURLInvalid
+	}
+	host := u.Hostname()
+	asciiHost, ok := asciiHostOf(host)
+	if !ok {
+		return normalized{}, tool.ReasonURLInvalid
+	}
+
+	// The returned URL: the engine's text with the host in ASCII form and
+	// tracking parameters removed, nothing else changed.
+	rest := raw[len(u.Scheme)+len("://"):]
+	authEnd := strings.IndexAny(rest, "/?#")
+	if authEnd < 0 {
+		authEnd = len(rest)
+	}
+	authority, tail := rest[:authEnd], rest[authEnd:]
+	if !isASCII(authority) || strings.Contains(authority, "%") {
+		port := u.Port()
+		authority = bracketed(asciiHost)
+		if port != "" {
+			authority += ":" + port
+		}
+	}
+	path, query, fragment := splitTail(tail)
+	query, _ = stripTracking(query)
+	returned := raw[:len(u.Scheme)] + "://" + authority + path
+	if query != "" {
+		returned += "?" + query
+	}
+	if fragment != "" {
+		returned += "#" + fragment
+	}
+	if utf8.RuneCountInString(returned) > tool.MaxURLChars {
+		return normalized{}, tool.ReasonURLTooLong
+	}
+
+	// The comparison key.
+	keyHost := strings.TrimPrefix(strings.ToLower(asciiHost), "www.")
+	port := u.Port()
+	if port == "80" && scheme == "http" || port == "443" && scheme == "https" {
+		port = ""
+	}
+	k := "https://" + bracketed(keyHost)
+	if port != "" {
+		k += ":" + port
+	}
+	p := normalizePercent(path)
+	if len(p) > 1 {
+		p = strings.TrimSuffix(p, "/")
+	}
+	if p == "" {
+		p = "/"
+	}
+	k += p
+	if q := sortedQuery(query); q != "" {
+		k += "?" + q
+	}
+	return normalized{returned: returned, key: k, https: scheme == "https"}, ""
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
+func bracketed(host string) string {
+	if strings.Contains(host, ":") {
+		return "[" + host + "]"
+	}
+	return host
+}
+
+// asciiHostOf returns the host in its ASCII (IDNA) form, lower-cased, and
+// whether web_fetch could accept it: an address, or a name without an empty
+// label.
+func asciiHostOf(host string) (string, bool) {
+	if host == "" {
+		return "", false
+	}
+	if a, err := netip.ParseAddr(host); err == nil {
+		if a.Zone() != "" {
+			return "", false
+		}
+		return a.String(), true
+	}
+	name := strings.TrimSuffix(host, ".")
+	if name == "" {
+		return "", false
+	}
+	for _, label := range strings.Split(name, ".") {
+		if label == "" {
+			return "", false
+		}
+	}
+	a, err := idna.Lookup.ToASCII(name)
+	if err != nil || a == "" {
+		return "", false
+	}
+	return strings.ToLower(a), true
+}
+
+func splitTail(tail string) (path, query, fragment string) {
+	if i := strings.IndexByte(tail, '#'); i >= 0 {
+		tail, fragment = tail[:i], tail[i+1:]
+	}
+	if i := strings.IndexByte(tail, '?'); i >= 0 {
+		tail, query = tail[:i], tail[i+1:]
+	}
+	return tail, query, fragment
+}
+
+// stripTracking removes the tracking parameters from a raw query, keeping
+// the text of every other parameter as it was; the query is rebuilt only
+// when one was removed.
+func stripTracking(query string) (string, bool) {
+	if query == "" {
+		return "", false
+	}
+	parts := strings.Split(query, "&")
+	kept := parts[:0:0]
+	removed := false
+	for _, p := range parts {
+		name, _, _ := strings.Cut(p, "=")
+		if n, err := url.QueryUnescape(name); err == nil {
+			name = n
+		}
+		if trackingParams[strings.ToLower(name)] {
+			removed = true
+			continue
+		}
+		kept = append(kept, p)
+	}
+	if !removed {
+		return query, false
+	}
+	return strings.Join(kept, "&"), true
+}
+
+// sortedQuery orders the parameters by name (stable for equal names), with
+// percent-encoding normalised, for the comparison key.
+func sortedQuery(query string) string {
+	if query == "" {
+		return ""
+	}
+	parts := strings.Split(query, "&")
+	out := make([]string, 0, len(parts))
+	for _, p := range parts {
+		if p != "" {
+			out = append(out, normalizePercent(p))
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		a, _, _ := strings.Cut(out[i], "=")
+		b, _, _ := strings.Cut(out[j], "=")
+		return a < b
+	})
+	return strings.Join(out, "&")
+}
+
+func unreserved(c byte) bool {
+	return c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-' || c == '.' || c == '_' || c == '~'
+}
+
+func hexVal(c byte) (byte, bool) {
+	switch {
+	case c >= '0' && c <= '9':
+		return c - '0', true
+	case c >= 'a' && c <= 'f':
+		return c - 'a' + 10, true
+	case c >= 'A' && c <= 'F':
+		return c - 'A' + 10, true
+	}
+	return 0, false
+}
+
+// normalizePercent upper-cases percent-escapes and decodes those of
+// unreserved characters; bytes outside ASCII printable are escaped.
+func normalizePercent(s string) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	const hexDigits = "0123456789ABCDEF"
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c == '%' && i+2 < len(s) {
+			h, ok1 := hexVal(s[i+1])
+			l, ok2 := hexVal(s[i+2])
+			if ok1 && ok2 {
+				v := h<<4 | l
+				if unreserved(v) {
+					b.WriteByte(v)
+				} else {
+					b.WriteByte('%')
+					b.WriteByte(hexDigits[v>>4])
+					b.WriteByte(hexDigits[v&15])
+				}
+				i += 2
+				continue
+			}
+		}
+		if c <= 0x20 || c >= 0x7f {
+			b.WriteByte('%')
+			b.WriteByte(hexDigits[c>>4])
+			b.WriteByte(hexDigits[c&15])
+			continue
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
+}

@@ -119,8 +119,8 @@ func TestREQ_ENG_015_DuckDuckGoUnwrapsOnlyTargets(t *testing.T) {
 		"https://b.example/":                             "https://b.example/",
 		"https://duckduckgo.com/y.js?ad=1":               "",
 		"//duckduckgo.com/l/?uddg=javascript%3Aalert(1)": "",
-		"/relative":                                      "",
-		"ftp://c.example/":                               "",
+		"/relative":        "",
+		"ftp://c.example/": "",
 	}
 	for in, want := range cases {
 		got, ok := unwrapDuckDuckGo(in)

@@ -15,33 +15,6 @@ import (
 	"net/url"
 )
 
-// Cleaned is external text after the content boundary: the text, how many
-// invisible or control characters were removed, and whether it was cut.
-type Cleaned struct {
-	Text      string
-	Removed   int
-	Truncated bool
-}
-
-// CleanMarkupText cleans raw provider text (JSON engines' titles and
-// snippets): markup removed, entities decoded once, white space collapsed,
-// invisible and control characters removed, then cut to maxChars Unicode
-// scalar values (REQ-CTX-004, REQ-SEC-015).
-func CleanMarkupText(raw string, maxChars int) Cleaned { panic("stub") }
-
-// CleanDecodedText cleans text a parser already decoded (a page title, a
-// scraping driver's results): no markup removal, no entity decoding; the
-// rest as CleanMarkupText.
-func CleanDecodedText(text string, maxChars int) Cleaned { panic("stub") }
-
-// CleanContent removes invisible and control characters from extracted
-// Markdown, keeping its line structure, and returns the count removed.
-func CleanContent(markdown string) (string, int) { panic("stub") }
-
-// InstructionLike reports whether text reads like an instruction to a model
-// (REQ-SEC-003). It never changes the text.
-func InstructionLike(text string) bool { panic("stub") }
-
 // Limits bound a parse (LIM-F10, LIM-F11).
 type Limits struct {
 	MaxNodes int

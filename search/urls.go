@@ -129,19 +129,29 @@ func asciiHostOf(host string) (string, bool) {
 		return a.String(), true
 	}
 	name := strings.TrimSuffix(host, ".")
-	if name == "" {
-		return "", false
+	if name == "" || strings.HasPrefix(name, ".") || strings.Contains(name, "..") {
+		return "", false // a name with an empty label
 	}
-	for _, label := range strings.Split(name, ".") {
-		if label == "" {
-			return "", false
-		}
+	if plainASCIIName(name) {
+		return strings.ToLower(name), true
 	}
 	a, err := idna.Lookup.ToASCII(name)
 	if err != nil || a == "" {
 		return "", false
 	}
 	return strings.ToLower(a), true
+}
+
+// plainASCIIName reports whether name is letters, digits, hyphens and dots
+// only, which needs no IDNA mapping beyond lower-casing.
+func plainASCIIName(name string) bool {
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '.') {
+			return false
+		}
+	}
+	return true
 }
 
 func splitTail(tail string) (path, query, fragment string) {

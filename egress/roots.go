@@ -1,6 +1,7 @@
 package egress
 
 import (
+	"bytes"
 	"crypto/x509"
 	"errors"
 	"os"
@@ -50,6 +51,82 @@ func LoadRoots(getenv func(string) string) (*x509.CertPool, error) {
 		getenv = os.Getenv
 	}
 	return loadRoots(getenv("SSL_CERT_FILE"), getenv("SSL_CERT_DIR"), systemRootFiles, systemRootDirs)
+}
+
+// CheckRoots reports, without parsing a certificate, whether LoadRoots can
+// be expected to find a root: the file SSL_CERT_FILE names (or a file of
+// SSL_CERT_DIR, or the system store when neither is set) exists and holds a
+// PEM certificate block. It costs a few file reads, so that a process can
+// refuse to start at once on a broken trust configuration and parse the
+// roots in the background; LoadRoots remains the judge.
+func CheckRoots(getenv func(string) string) error {
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	certFile, certDirs := getenv("SSL_CERT_FILE"), getenv("SSL_CERT_DIR")
+	if certFile != "" || certDirs != "" {
+		if certFile != "" {
+			ok, err := hasPEMCert(certFile)
+			if err != nil {
+				return errors.New(errRootsPrefix + "SSL_CERT_FILE names no readable file")
+			}
+			if ok {
+				return nil
+			}
+		}
+		for _, dir := range strings.Split(certDirs, ":") {
+			if dir != "" && dirHasPEMCert(dir) {
+				return nil
+			}
+		}
+		return errors.New(errRootsPrefix + "SSL_CERT_FILE and SSL_CERT_DIR hold no certificate")
+	}
+	for _, f := range systemRootFiles {
+		if ok, _ := hasPEMCert(f); ok {
+			return nil
+		}
+	}
+	for _, dir := range systemRootDirs {
+		if dirHasPEMCert(dir) {
+			return nil
+		}
+	}
+	return errors.New(errRootsPrefix + "no trust root was found in the system certificate store")
+}
+
+var pemCertMarker = []byte("-----BEGIN CERTIFICATE-----")
+
+func hasPEMCert(path string) (bool, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return false, err
+	}
+	if !st.Mode().IsRegular() {
+		return false, errors.New("egress: not a regular file")
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return false, err
+	}
+	defer f.Close()
+	data, err := ReadBody(f, maxRootFileBytes)
+	if err != nil {
+		return false, err
+	}
+	return bytes.Contains(data, pemCertMarker), nil
+}
+
+func dirHasPEMCert(dir string) bool {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return false
+	}
+	for _, e := range entries {
+		if ok, _ := hasPEMCert(filepath.Join(dir, e.Name())); ok {
+			return true
+		}
+	}
+	return false
 }
 
 func loadRoots(certFile, certDirs string, sysFiles, sysDirs []string) (*x509.CertPool, error) {

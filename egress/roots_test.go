@@ -168,3 +168,33 @@ func BenchmarkLoadRootsSystem(b *testing.B) {
 		LoadRoots(env(nil))
 	}
 }
+
+func TestCheckRootsAgreesWithLoadRoots(t *testing.T) {
+	dir := t.TempDir()
+	_, pemBytes := newRoot(t, "check")
+	good := writeFile(t, filepath.Join(dir, "good.pem"), pemBytes)
+	empty := filepath.Join(dir, "empty.pem")
+	os.WriteFile(empty, []byte("no certificate here\n"), 0o600)
+	cases := []struct {
+		name string
+		env  map[string]string
+		ok   bool
+	}{
+		{"a file with a certificate", map[string]string{"SSL_CERT_FILE": good}, true},
+		{"a missing file", map[string]string{"SSL_CERT_FILE": filepath.Join(dir, "missing.pem")}, false},
+		{"a file without a certificate", map[string]string{"SSL_CERT_FILE": empty}, false},
+		{"a directory with a certificate", map[string]string{"SSL_CERT_DIR": dir}, true},
+		{"an empty directory", map[string]string{"SSL_CERT_DIR": t.TempDir()}, false},
+	}
+	for _, c := range cases {
+		getenv := func(k string) string { return c.env[k] }
+		err := CheckRoots(getenv)
+		_, loadErr := LoadRoots(getenv)
+		if (err == nil) != c.ok || (loadErr == nil) != c.ok {
+			t.Errorf("%s: CheckRoots %v, LoadRoots %v, want ok=%v", c.name, err, loadErr, c.ok)
+		}
+		if err != nil && !strings.Contains(err.Error(), "the HTTP client could not be built") {
+			t.Errorf("%s: message %q", c.name, err)
+		}
+	}
+}

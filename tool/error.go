@@ -21,9 +21,9 @@ const MaxMediaTypeChars = 100
 // the two external identifiers the book admits (a redirect location and a
 // media type), which they validate and bound.
 type Error struct {
+	Detail  Detail `json:"detail"`
 	Kind    Kind   `json:"kind"`
 	Message string `json:"message"`
-	Detail  Detail `json:"detail"`
 }
 
 // Detail is the detail object of an error. Only the keys that are set are
@@ -286,10 +286,12 @@ func Redirected(location string) *Error {
 }
 
 // UnsupportedMediaType: the media type cannot be extracted. mediaType is
-// reduced to the token characters of a media type and bounded.
+// reduced to its type/subtype (no parameters), to the token characters of a
+// media type, and bounded.
 func UnsupportedMediaType(mediaType string) *Error {
+	mediaType, _, _ = strings.Cut(mediaType, ";") // the type, without parameters
 	var b strings.Builder
-	for _, r := range strings.ToLower(mediaType) {
+	for _, r := range strings.ToLower(strings.TrimSpace(mediaType)) {
 		if b.Len() >= MaxMediaTypeChars {
 			break
 		}

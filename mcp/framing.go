@@ -1,0 +1,348 @@
+package mcp
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"strconv"
+	"unicode/utf8"
+)
+
+// maxLineBytes is LIM-O3: the largest line of the stdio transport, newline
+// included. A longer line is dropped without an answer and reading goes on.
+const maxLineBytes = 16 << 20
+
+// JSON-RPC and MCP error codes.
+const (
+	codeParseError         = -32700
+	codeInvalidRequest     = -32600
+	codeMethodNotFound     = -32601
+	codeInvalidParams      = -32602
+	codeInternalError      = -32603
+	codeUnsupportedVersion = -32022
+)
+
+// errLineTooLong reports a line above the limit; it has been discarded.
+var errLineTooLong = errors.New("mcp: line above the limit, discarded")
+
+// lineReader splits a byte stream into lines without ever holding more than
+// limitBytes of one line: the rest of a longer line is read and discarded.
+type lineReader struct {
+	r          *bufio.Reader
+	buf        []byte
+	limitBytes int
+}
+
+func newLineReader(r io.Reader, limitBytes int) *lineReader {
+	return &lineReader{r: bufio.NewReaderSize(r, 64<<10), limitBytes: limitBytes}
+}
+
+// next returns the next line without its newline and without a trailing
+// carriage return. The slice is valid until the next call. It returns
+// errLineTooLong for a line it dropped, and io.EOF (or the read error) at
+// the end; a last line without a newline is returned before io.EOF.
+func (lr *lineReader) next() ([]byte, error) {
+	const keepBytes = 1 << 20
+	if cap(lr.buf) > keepBytes {
+		lr.buf = nil
+	}
+	lr.buf = lr.buf[:0]
+	dropping := false
+	for {
+		chunk, err := lr.r.ReadSlice('\n')
+		if !dropping {
+			// The newline counts towards the limit; a line that ends at
+			// end of input is counted as if it had one.
+			total := len(lr.buf) + len(chunk)
+			if err != nil && err != bufio.ErrBufferFull {
+				total++
+			}
+			if total > lr.limitBytes {
+				dropping = true
+				lr.buf = lr.buf[:0]
+			} else {
+				lr.buf = append(lr.buf, chunk...)
+			}
+		}
+		switch {
+		case err == nil:
+			if dropping {
+				return nil, errLineTooLong
+			}
+			return trimEOL(lr.buf), nil
+		case err == bufio.ErrBufferFull:
+			continue
+		default:
+			if dropping {
+				return nil, errLineTooLong
+			}
+			if len(lr.buf) > 0 {
+				return trimEOL(lr.buf), nil
+			}
+			return nil, err
+		}
+	}
+}
+
+func trimEOL(b []byte) []byte {
+	b = bytes.TrimSuffix(b, []byte{'\n'})
+	return bytes.TrimSuffix(b, []byte{'\r'})
+}
+
+// rawValue keeps the exact bytes of one JSON value, null included, so that
+// a present null is told apart from an absent member.
+type rawValue []byte
+
+func (r *rawValue) UnmarshalJSON(b []byte) error {
+	*r = append((*r)[:0], b...)
+	return nil
+}
+
+// msgKind classifies a decoded line.
+type msgKind int
+
+const (
+	kindRequest msgKind = iota
+	kindNotification
+	kindResponse // a response from the client: accepted and ignored
+)
+
+// message is one decoded JSON-RPC message. id is the raw JSON of the id,
+// echoed back byte for byte.
+type message struct {
+	kind   msgKind
+	id     []byte
+	method string
+	params map[string]rawValue // nil when absent
+}
+
+// rpcError is a protocol error answered instead of a result.
+type rpcError struct {
+	code    int
+	message string
+	data    any // encoded as JSON when not nil
+}
+
+// decodeMessage decodes one line. When the line cannot be served it returns
+// the error to answer and the id to answer it with (null when unknown);
+// a nil error with a nil message means there is nothing to answer.
+func decodeMessage(line []byte) (*message, []byte, *rpcError) {
+	parseError := &rpcError{code: codeParseError, message: "Parse error: the line is not valid JSON in UTF-8"}
+	if !utf8.Valid(line) {
+		return nil, nil, parseError
+	}
+	var obj map[string]rawValue
+	if err := json.Unmarshal(line, &obj); err != nil {
+		var syntax *json.SyntaxError
+		if errors.As(err, &syntax) {
+			return nil, nil, parseError
+		}
+		obj = nil
+	}
+	if obj == nil {
+		if firstByte(line) == '[' {
+			return nil, nil, &rpcError{code: codeInvalidRequest, message: "Invalid Request: batches are not supported; send one message per line"}
+		}
+		return nil, nil, &rpcError{code: codeInvalidRequest, message: "Invalid Request: a message is a JSON object"}
+	}
+	rawID, hasID := obj["id"]
+	var id []byte
+	if hasID && validID(rawID) {
+		id = rawID
+	}
+	rawMethod, hasMethod := obj["method"]
+	if !hasMethod {
+		_, hasResult := obj["result"]
+		_, hasError := obj["error"]
+		if hasID && (hasResult != hasError) {
+			return &message{kind: kindResponse, id: id}, nil, nil
+		}
+		return nil, id, &rpcError{code: codeInvalidRequest, message: "Invalid Request: a request needs a method"}
+	}
+	if v, ok := obj["jsonrpc"]; !ok || string(v) != `"2.0"` {
+		return nil, id, &rpcError{code: codeInvalidRequest, message: `Invalid Request: jsonrpc must be "2.0"`}
+	}
+	var method string
+	if json.Unmarshal(rawMethod, &method) != nil || firstByte(rawMethod) != '"' {
+		return nil, id, &rpcError{code: codeInvalidRequest, message: "Invalid Request: method must be a string"}
+	}
+	m := &message{kind: kindRequest, id: id, method: method}
+	if !hasID {
+		m.kind = kindNotification
+	} else if id == nil {
+		return nil, nil, &rpcError{code: codeInvalidRequest, message: "Invalid Request: id must be a string or an integer"}
+	}
+	if rawParams, ok := obj["params"]; ok && string(rawParams) != "null" {
+		if firstByte(rawParams) != '{' {
+			if m.kind == kindNotification {
+				return nil, nil, nil
+			}
+			return nil, id, &rpcError{code: codeInvalidParams, message: "Invalid params: params must be an object"}
+		}
+		if err := json.Unmarshal(rawParams, &m.params); err != nil {
+			return nil, id, &rpcError{code: codeInvalidParams, message: "Invalid params: params must be an object"}
+		}
+	}
+	return m, nil, nil
+}
+
+func firstByte(b []byte) byte {
+	for _, c := range b {
+		switch c {
+		case ' ', '\t', '\r', '\n':
+			continue
+		}
+		return c
+	}
+	return 0
+}
+
+// validID accepts a JSON string or an integer literal (no fraction, no
+// exponent).
+func validID(b []byte) bool {
+	if len(b) == 0 {
+		return false
+	}
+	if b[0] == '"' {
+		return true
+	}
+	i := 0
+	if b[0] == '-' {
+		i = 1
+	}
+	if i == len(b) {
+		return false
+	}
+	for ; i < len(b); i++ {
+		if b[i] < '0' || b[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// idKey names a request id for the table of calls in flight, so that "7"
+// written as "\u0037" and 7 written as 7 each match themselves.
+func idKey(raw []byte) (string, bool) {
+	if !validID(raw) {
+		return "", false
+	}
+	if raw[0] == '"' {
+		var s string
+		if json.Unmarshal(raw, &s) != nil {
+			return "", false
+		}
+		return "s" + s, true
+	}
+	return "n" + string(raw), true
+}
+
+// encodeJSON writes v as compact JSON without HTML escaping, so that the
+// text rendering of a response equals what a reader expects (& stays &).
+func encodeJSON(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte{'\n'}), nil
+}
+
+// appendJSONString appends s as a JSON string literal the way
+// encoding/json writes it without HTML escaping: invalid UTF-8 becomes
+// U+FFFD, control characters and U+2028, U+2029 are escaped.
+func appendJSONString(dst []byte, s []byte) []byte {
+	const hex = "0123456789abcdef"
+	dst = append(dst, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' {
+				i++
+				continue
+			}
+			dst = append(dst, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				dst = append(dst, '\\', c)
+			case '\n':
+				dst = append(dst, '\\', 'n')
+			case '\r':
+				dst = append(dst, '\\', 'r')
+			case '\t':
+				dst = append(dst, '\\', 't')
+			case '\b':
+				dst = append(dst, '\\', 'b')
+			case '\f':
+				dst = append(dst, '\\', 'f')
+			default:
+				dst = append(dst, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRune(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, `\ufffd`...)
+			i += size
+			start = i
+			continue
+		}
+		if r == '\u2028' || r == '\u2029' {
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, '\\', 'u', '2', '0', '2', hex[r&0xf])
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	dst = append(dst, s[start:]...)
+	return append(dst, '"')
+}
+
+// idHead is the start of every answer, up to and including its id; a nil
+// id is null.
+func idHead(id []byte) []byte {
+	if id == nil {
+		id = []byte("null")
+	}
+	b := make([]byte, 0, len(id)+24)
+	b = append(b, `{"jsonrpc":"2.0","id":`...)
+	return append(b, id...)
+}
+
+// resultTail is the rest of a result answer after its id, newline included.
+func resultTail(result []byte) []byte {
+	b := make([]byte, 0, len(result)+12)
+	b = append(b, `,"result":`...)
+	b = append(b, result...)
+	return append(b, '}', '\n')
+}
+
+// errorTail is the rest of an error answer after its id, newline included.
+func errorTail(e *rpcError) []byte {
+	b := make([]byte, 0, 128)
+	b = append(b, `,"error":{"code":`...)
+	b = strconv.AppendInt(b, int64(e.code), 10)
+	b = append(b, `,"message":`...)
+	b = appendJSONString(b, []byte(e.message))
+	if e.data != nil {
+		if d, err := encodeJSON(e.data); err == nil {
+			b = append(b, `,"data":`...)
+			b = append(b, d...)
+		}
+	}
+	return append(b, '}', '}', '\n')
+}
+
+// errorLine is the whole line of an error answer, newline included.
+func errorLine(id []byte, e *rpcError) []byte {
+	return append(idHead(id), errorTail(e)...)
+}

@@ -16,6 +16,7 @@ import (
 	"os"
 	"os/signal"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -23,6 +24,7 @@ import (
 	"rypsok/fetch"
 	"rypsok/mcp"
 	"rypsok/search"
+	"rypsok/tool"
 )
 
 // version is stamped by the build (make build: -X main.version=...).
@@ -232,16 +234,19 @@ func serve(inv invocation, cfg *Config, stdin io.Reader, stdout, stderr io.Write
 		log.Error("startup_failed", "reason", "serve --transport http is not available in this build; use --transport stdio")
 		return exitConfig
 	}
-	roots, err := egress.LoadRoots(func(k string) string { v, _ := lookup(k); return v })
-	if err != nil {
+	getenv := func(k string) string { v, _ := lookup(k); return v }
+	// A broken trust configuration stops the process at start, once. The
+	// store itself is parsed, and the engines built, when the first tool
+	// call needs them (as Go's own system pool is loaded lazily), so that
+	// the process answers server/discover and tools/list at once and stays
+	// small while idle.
+	if err := egress.CheckRoots(getenv); err != nil {
 		log.Error("startup_failed", "reason", "the HTTP client could not be built: no trust root could be loaded")
 		return exitConfig
 	}
-	svc, err := buildServices(cfg, roots, log)
-	if err != nil {
-		log.Error("startup_failed", "reason", err.Error())
-		return exitConfig
-	}
+	svc := newLazyServices(cfg, log, func() (*x509.CertPool, error) { return egress.LoadRoots(getenv) })
+	cfg.MCP.Version = version
+	server := mcp.New(cfg.MCP, svc, svc, log, time.Now)
 
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
 	defer stop()
@@ -262,7 +267,7 @@ func serve(inv invocation, cfg *Config, stdin io.Reader, stdout, stderr io.Write
 	}
 	log.Info("starting", "version", version, "transport", inv.transport, "engines_active", active)
 	start := time.Now()
-	err = svc.ServeStdio(ctx, stdin, stdout)
+	err := server.ServeStdio(ctx, stdin, stdout)
 	log.Info("stopped", "uptime_ms", time.Since(start).Milliseconds())
 	if err != nil {
 		return exitConfig
@@ -270,17 +275,60 @@ func serve(inv invocation, cfg *Config, stdin io.Reader, stdout, stderr io.Write
 	return exitOK
 }
 
-// buildServices wires the search and fetch services behind the protocol.
-func buildServices(cfg *Config, roots *x509.CertPool, log *slog.Logger) (*mcp.Server, error) {
-	ua := egress.UserAgent(version, cfg.UserAgentContact)
-	fs := fetch.New(cfg.Fetch, fetch.Deps{Logger: log, Now: time.Now, Roots: roots, UserAgent: ua})
-	ss, err := search.New(cfg.Search, search.Deps{
-		Logger: log, Now: time.Now, Roots: roots, Proxy: cfg.Proxy, UserAgent: ua,
-		Returned: fs.Remember,
+// lazyServices builds the search and fetch services on the first call that
+// needs them; until then it answers what the configuration alone tells.
+type lazyServices struct {
+	cfg        *Config
+	log        *slog.Logger
+	loadRoots  func() (*x509.CertPool, error)
+	categories []tool.Category
+	once       sync.Once
+	search     *search.Service
+	fetch      *fetch.Service
+}
+
+func newLazyServices(cfg *Config, log *slog.Logger, loadRoots func() (*x509.CertPool, error)) *lazyServices {
+	return &lazyServices{cfg: cfg, log: log, loadRoots: loadRoots, categories: servedCategories(cfg)}
+}
+
+// build wires the services behind the protocol. A failure here can only be
+// a trust store whose certificates all fail to parse, or an engine without
+// a driver: the process cannot serve and exits as at start.
+func (l *lazyServices) build() {
+	l.once.Do(func() {
+		roots, err := l.loadRoots()
+		if err != nil {
+			l.log.Error("startup_failed", "reason", "the HTTP client could not be built: no trust root could be loaded")
+			os.Exit(exitConfig)
+		}
+		ua := egress.UserAgent(version, l.cfg.UserAgentContact)
+		l.fetch = fetch.New(l.cfg.Fetch, fetch.Deps{Logger: l.log, Now: time.Now, Roots: roots, UserAgent: ua})
+		l.search, err = search.New(l.cfg.Search, search.Deps{
+			Logger: l.log, Now: time.Now, Roots: roots, Proxy: l.cfg.Proxy, UserAgent: ua,
+			Returned: l.fetch.Remember,
+		})
+		if err != nil {
+			l.log.Error("startup_failed", "reason", err.Error())
+			os.Exit(exitConfig)
+		}
 	})
-	if err != nil {
-		return nil, err
-	}
-	cfg.MCP.Version = version
-	return mcp.New(cfg.MCP, ss, fs, log, time.Now), nil
+}
+
+// Categories is known from the configuration: the categories an active
+// engine serves.
+func (l *lazyServices) Categories() []tool.Category { return l.categories }
+
+func (l *lazyServices) Search(ctx context.Context, req tool.SearchRequest) (*tool.SearchResponse, *tool.Error) {
+	l.build()
+	return l.search.Search(ctx, req)
+}
+
+func (l *lazyServices) Status(ctx context.Context) *tool.StatusResponse {
+	l.build()
+	return l.search.Status(ctx)
+}
+
+func (l *lazyServices) Fetch(ctx context.Context, req tool.FetchRequest) (*tool.FetchResponse, *tool.Error) {
+	l.build()
+	return l.fetch.Fetch(ctx, req)
 }

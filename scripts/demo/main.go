@@ -130,7 +130,7 @@ base_url = "%s/w/api.php"
 		if shown == nil {
 			shown = msg["error"]
 		}
-		pretty, _ := json.MarshalIndent(shown, "  ", "  ")
+		pretty := indent(shown)
 		fmt.Fprintf(out, "← %s\n", pretty)
 		return msg, nil
 	}
@@ -187,4 +187,15 @@ func firstResultURL(msg map[string]any) string {
 	first, _ := rs[0].(map[string]any)
 	u, _ := first["url"].(string)
 	return u
+}
+
+// indent renders v as indented JSON without HTML escaping, as rypsok writes
+// it.
+func indent(v any) []byte {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("  ", "  ")
+	enc.Encode(v)
+	return bytes.TrimRight(b.Bytes(), "\n")
 }

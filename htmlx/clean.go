@@ -40,9 +40,41 @@ func CleanDecodedText(text string, maxChars int) Cleaned {
 // controls. The text is put in Unicode normalization form C. Nothing is
 // escaped: Markdown and closing markers pass through.
 func CleanContent(markdown string) (string, int) {
+	if contentIsClean(markdown) && norm.NFC.IsNormalString(markdown) {
+		// Most pages need nothing: no copy of a page that can be megabytes.
+		return markdown, 0
+	}
 	out, removed := removeInvisible(make([]byte, 0, len(markdown)), markdown, keepLines)
 	out, removed = normalizeNFC(out, removed, keepLines)
 	return string(out), removed
+}
+
+// contentIsClean reports, without allocating, whether removeInvisible in
+// content mode would return s unchanged: every character is one it keeps as
+// written (no control, format, joiner, selector, CR or NEL; valid UTF-8).
+func contentIsClean(s string) bool {
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c >= 0x20 && c < 0x7F || c == '\n' || c == '\t' {
+			i++
+			continue
+		}
+		if c < 0x80 {
+			return false
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			return false
+		}
+		switch classOf(r) {
+		case charKeep:
+		case charSpace:
+		default:
+			return false
+		}
+		i += size
+	}
+	return true
 }
 
 // maxNormalizePasses bounds the normalize-and-remove passes of normalizeNFC.

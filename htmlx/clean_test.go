@@ -2,6 +2,7 @@ package htmlx
 
 import (
 	"fmt"
+	"runtime"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -411,5 +412,29 @@ func BenchmarkCleanContent(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		CleanContent(page)
+	}
+}
+
+// TestCleanContentLeavesCleanTextUncopied: a page with nothing to remove is
+// returned as it is, without copying megabytes.
+func TestCleanContentLeavesCleanTextUncopied(t *testing.T) {
+	s := strings.Repeat("Plain text — with “quotes”, ünïcode and\ttabs.\n", 2000)
+	out, n := CleanContent(s)
+	if out != s || n != 0 {
+		t.Fatal("clean text changed")
+	}
+	var m0, m1 runtime.MemStats
+	runtime.ReadMemStats(&m0)
+	for i := 0; i < 10; i++ {
+		CleanContent(s)
+	}
+	runtime.ReadMemStats(&m1)
+	if b := m1.TotalAlloc - m0.TotalAlloc; b > 10<<10 {
+		t.Fatalf("%d bytes allocated for clean text of %d bytes", b/10, len(s))
+	}
+	// One character to remove anywhere takes the full path.
+	dirty := s[:len(s)/2] + "\u200b" + s[len(s)/2:]
+	if out, n := CleanContent(dirty); out != s || n != 1 {
+		t.Fatalf("removed %d", n)
 	}
 }

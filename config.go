@@ -13,7 +13,6 @@ import (
 	"net/netip"
 	"net/url"
 	"os"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -213,11 +212,90 @@ func found(v *tomlx.Value) string {
 	}
 }
 
-var plainKey = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
+// The forms below are checked by hand rather than with package-level
+// regular expressions, which would be compiled at every start.
+
+// isPlainKey: 1 to 64 of [A-Za-z0-9_-].
+func isPlainKey(k string) bool {
+	if len(k) < 1 || len(k) > 64 {
+		return false
+	}
+	for i := 0; i < len(k); i++ {
+		if c := k[i]; !(isLower(c) || c >= 'A' && c <= 'Z' || isDigit(c) || c == '_' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
+
+func isLower(c byte) bool { return c >= 'a' && c <= 'z' }
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// isLanguageTag: 2 or 3 lower-case letters, then subtags of 1 to 8 letters
+// or digits after hyphens ("en", "pt-BR", "zh-Hant").
+func isLanguageTag(w string) bool {
+	parts := strings.Split(w, "-")
+	if len(parts[0]) < 2 || len(parts[0]) > 3 {
+		return false
+	}
+	for i := 0; i < len(parts[0]); i++ {
+		if !isLower(parts[0][i]) {
+			return false
+		}
+	}
+	for _, p := range parts[1:] {
+		if len(p) < 1 || len(p) > 8 {
+			return false
+		}
+		for i := 0; i < len(p); i++ {
+			if c := p[i]; !(isLower(c) || c >= 'A' && c <= 'Z' || isDigit(c)) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// isRegionCode: two upper-case letters.
+func isRegionCode(w string) bool {
+	return len(w) == 2 && w[0] >= 'A' && w[0] <= 'Z' && w[1] >= 'A' && w[1] <= 'Z'
+}
+
+// isIdentifier: a lower-case letter, then up to 63 of [a-z0-9_].
+func isIdentifier(w string) bool {
+	if len(w) < 1 || len(w) > 64 || !isLower(w[0]) {
+		return false
+	}
+	for i := 1; i < len(w); i++ {
+		if c := w[i]; !(isLower(c) || isDigit(c) || c == '_') {
+			return false
+		}
+	}
+	return true
+}
+
+// isHostName: dot-separated labels of [a-z0-9-], 1 to 63 characters, not
+// starting or ending with a hyphen.
+func isHostName(h string) bool {
+	if h == "" {
+		return false
+	}
+	for _, label := range strings.Split(h, ".") {
+		if len(label) < 1 || len(label) > 63 || label[0] == '-' || label[len(label)-1] == '-' {
+			return false
+		}
+		for i := 0; i < len(label); i++ {
+			if c := label[i]; !(isLower(c) || isDigit(c) || c == '-') {
+				return false
+			}
+		}
+	}
+	return true
+}
 
 // shownKey is a key as a message may show it: the schema's words only.
 func shownKey(k string) string {
-	if plainKey.MatchString(k) {
+	if isPlainKey(k) {
 		return k
 	}
 	return "(a quoted key)"
@@ -411,12 +489,6 @@ func (s *section) strings(name, expect string, allowEmpty bool, valid func(strin
 	return out, v, ok
 }
 
-var (
-	languageTag = regexp.MustCompile(`^[a-z]{2,3}(-[A-Za-z0-9]{1,8})*$`)
-	regionCode  = regexp.MustCompile(`^[A-Z]{2}$`)
-	identifier  = regexp.MustCompile(`^[a-z][a-z0-9_]{0,63}$`)
-)
-
 func (l *loader) load(root *tomlx.Table, fromFile bool) *Config {
 	c := &Config{
 		Search:   search.DefaultSettings(),
@@ -595,7 +667,7 @@ func (l *loader) loadCallers(auth *section, c *Config) {
 		var cl Caller
 		if id, iv, ok := s.str("id", "expected an identifier (lowercase letters, digits and underscores, starting with a letter)"); ok {
 			switch {
-			case !identifier.MatchString(id):
+			case !isIdentifier(id):
 				l.errAt(iv, key+".id", "expected an identifier (lowercase letters, digits and underscores, starting with a letter), found text of another form")
 			case ids[id]:
 				l.errAt(iv, key+".id", "another caller has the same id")
@@ -664,7 +736,7 @@ func (l *loader) readToken(cl *Caller, key string, ev, fv *tomlx.Value) {
 func (l *loader) loadSearch(s *section, c *Config) {
 	ss := &c.Search
 	if langs, _, ok := s.strings("languages", "language tags such as en or pt-BR", false, func(w string) string {
-		if !languageTag.MatchString(w) {
+		if !isLanguageTag(w) {
 			return "expected a language tag such as en or pt-BR, found text of another form"
 		}
 		return ""
@@ -672,7 +744,7 @@ func (l *loader) loadSearch(s *section, c *Config) {
 		ss.Languages = langs
 	}
 	if w, v, ok := s.str("region", "expected two upper-case letters such as US"); ok {
-		if !regionCode.MatchString(w) {
+		if !isRegionCode(w) {
 			l.errAt(v, "search.region", "expected two upper-case letters such as US, found text of another form")
 		} else {
 			ss.Region = w
@@ -889,7 +961,7 @@ func (l *loader) loadEngines(top *section, c *Config) {
 	}
 	for _, id := range ids {
 		ev := v.Table.Values[id]
-		if !identifier.MatchString(id) {
+		if !isIdentifier(id) {
 			l.errKey(v.Table, id, "engines", "an engine identifier is lowercase letters, digits and underscores, starting with a letter; this one is not (it is not shown)")
 			continue
 		}
@@ -1067,8 +1139,6 @@ func checkContact(w string) string {
 	return msg
 }
 
-var hostPart = regexp.MustCompile(`^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$`)
-
 func checkAllowedHost(w string) string {
 	const msg = "expected a host name or host:port such as rypsok.example:443, found text of another form"
 	host, port := w, ""
@@ -1083,7 +1153,7 @@ func checkAllowedHost(w string) string {
 	if _, err := netip.ParseAddr(host); err == nil {
 		return ""
 	}
-	if !hostPart.MatchString(host) {
+	if !isHostName(host) {
 		return msg
 	}
 	return ""

@@ -526,3 +526,24 @@ func writeFile(t *testing.T, path, text string) {
 		t.Fatal(err)
 	}
 }
+
+func TestFormsOfValues(t *testing.T) {
+	for w, ok := range map[string]bool{"en": true, "pt-BR": true, "zh-Hant": true, "ast": true, "e": false, "english": false, "EN": false, "en-": false, "en--x": false, "en-toolongsubtag": false} {
+		if isLanguageTag(w) != ok {
+			t.Errorf("language %q: %v", w, !ok)
+		}
+	}
+	for w, ok := range map[string]bool{"wikipedia": true, "brave_news": true, "b2": true, "2b": false, "Brave": false, "a-b": false, "": false} {
+		if isIdentifier(w) != ok {
+			t.Errorf("identifier %q: %v", w, !ok)
+		}
+	}
+	for w, ok := range map[string]bool{"rypsok.example": true, "a-b.example": true, "x": true, "-a.example": false, "a-.example": false, "a..b": false, "A.example": false, "a_b.example": false} {
+		if isHostName(w) != ok {
+			t.Errorf("host %q: %v", w, !ok)
+		}
+	}
+	if !isRegionCode("US") || isRegionCode("us") || isRegionCode("USA") {
+		t.Error("region codes")
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/x509"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -109,11 +110,28 @@ func hasPEMCert(path string) (bool, error) {
 		return false, err
 	}
 	defer f.Close()
-	data, err := ReadBody(f, maxRootFileBytes)
-	if err != nil {
-		return false, err
+	// Read in chunks and stop at the first marker: a bundle starts with a
+	// certificate, so this is usually one read, not the whole store.
+	buf := make([]byte, 32<<10)
+	carry := 0
+	for read := 0; read < maxRootFileBytes; {
+		n, err := f.Read(buf[carry:])
+		read += n
+		if bytes.Contains(buf[:carry+n], pemCertMarker) {
+			return true, nil
+		}
+		if err != nil {
+			if errors.Is(err, io.EOF) {
+				return false, nil
+			}
+			return false, err
+		}
+		// Keep the tail that could hold the start of a marker.
+		keep := min(carry+n, len(pemCertMarker)-1)
+		copy(buf, buf[carry+n-keep:carry+n])
+		carry = keep
 	}
-	return bytes.Contains(data, pemCertMarker), nil
+	return false, nil
 }
 
 func dirHasPEMCert(dir string) bool {

@@ -198,3 +198,19 @@ func TestCheckRootsAgreesWithLoadRoots(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckRootsFindsAMarkerAcrossReads: the marker may straddle the chunks
+// CheckRoots reads, or come late in a large file.
+func TestCheckRootsFindsAMarkerAcrossReads(t *testing.T) {
+	_, pemBytes := newRoot(t, "late")
+	for _, pad := range []int{0, 32<<10 - 10, 32<<10 - 27, 32 << 10, 200 << 10} {
+		path := writeFile(t, filepath.Join(t.TempDir(), "bundle.pem"), append([]byte(strings.Repeat("#", pad)+"\n"), pemBytes...))
+		if ok, err := hasPEMCert(path); !ok || err != nil {
+			t.Errorf("pad %d: %v %v", pad, ok, err)
+		}
+	}
+	path := writeFile(t, filepath.Join(t.TempDir(), "none.pem"), []byte(strings.Repeat("-----BEGIN CERT", 5000)))
+	if ok, _ := hasPEMCert(path); ok {
+		t.Error("no full marker, yet found")
+	}
+}

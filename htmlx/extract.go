@@ -1,0 +1,699 @@
+package htmlx
+
+import (
+	"errors"
+	"net/url"
+	"strings"
+	"unicode/utf8"
+
+	"golang.org/x/net/html/atom"
+)
+
+// Limits bound a parse (LIM-F10, LIM-F11). A zero or negative field means
+// the book's value: 100000 nodes, 256 levels.
+type Limits struct {
+	MaxNodes int
+	MaxDepth int
+}
+
+// The book's bounds (LIM-F10, LIM-F11).
+const (
+	defaultMaxNodes = 100000
+	defaultMaxDepth = 256
+)
+
+// Page is what extraction yields: the title (decoded, not yet cleaned), the
+// main content as Markdown, and whether a bound cut the document.
+type Page struct {
+	Title    string
+	Markdown string
+	Partial  bool
+}
+
+// ErrNothingExtracted: the document has no readable main content.
+var ErrNothingExtracted = errors.New("htmlx: nothing could be extracted")
+
+// ExtractHTML returns the main content of an HTML document (already UTF-8)
+// as Markdown, led by the article's headline. Scripts, styles, templates,
+// comments, form controls, embedded and hidden content never reach it;
+// navigation, page headers and footers, sidebars, comments, share bars,
+// link lists and teaser cards are left out. Links are made absolute
+// against base (or the document's <base href>, when it is http(s)) and
+// kept only when http(s); images contribute their alternative text.
+//
+// The bounds are enforced while parsing: the parse stops at the first
+// element beyond lim.MaxDepth levels or the first node beyond
+// lim.MaxNodes, and the content before the cut is extracted with Partial
+// set. When no content can be found, the Page still carries the title and
+// Partial, and the error is ErrNothingExtracted.
+func ExtractHTML(doc string, base *url.URL, lim Limits) (Page, error) {
+	maxNodes, maxDepth := lim.MaxNodes, lim.MaxDepth
+	if maxNodes <= 0 {
+		maxNodes = defaultMaxNodes
+	}
+	if maxDepth <= 0 {
+		maxDepth = defaultMaxDepth
+	}
+	t := parseHTML(doc, maxNodes, maxDepth)
+	page := Page{Title: validUTF8(pageTitle(t)), Partial: t.partial}
+	page.Markdown = validUTF8(extractMain(t, documentBase(base, t.baseHref), page.Title))
+	if page.Markdown == "" {
+		return page, ErrNothingExtracted
+	}
+	return page, nil
+}
+
+// ExtractText passes a plain-text or Markdown body through (line ends
+// normalised, invalid UTF-8 replaced); the title is the first "# "
+// heading of Markdown, if any. A blank body yields ErrNothingExtracted.
+func ExtractText(body string, markdown bool) (Page, error) {
+	text := validUTF8(normalizeLineEnds(body))
+	page := Page{Markdown: text}
+	if markdown {
+		page.Title = firstMarkdownHeading(text)
+	}
+	if strings.TrimSpace(text) == "" {
+		page.Markdown = ""
+		return page, ErrNothingExtracted
+	}
+	return page, nil
+}
+
+// validUTF8 replaces what is not UTF-8 in a document that was supposed
+// to be.
+func validUTF8(s string) string {
+	if utf8.ValidString(s) {
+		return s
+	}
+	return strings.ToValidUTF8(s, "\uFFFD")
+}
+
+func normalizeLineEnds(s string) string {
+	if !strings.Contains(s, "\r") {
+		return s
+	}
+	s = strings.ReplaceAll(s, "\r\n", "\n")
+	return strings.ReplaceAll(s, "\r", "\n")
+}
+
+// firstMarkdownHeading returns the text of the first ATX "# " heading
+// outside fenced code.
+func firstMarkdownHeading(text string) string {
+	fence := ""
+	for len(text) > 0 {
+		line := text
+		if i := strings.IndexByte(text, '\n'); i >= 0 {
+			line, text = text[:i], text[i+1:]
+		} else {
+			text = ""
+		}
+		trimmed := strings.TrimLeft(line, " ")
+		if len(line)-len(trimmed) > 3 {
+			continue
+		}
+		if fence != "" {
+			if strings.HasPrefix(trimmed, fence) && strings.Trim(trimmed, fence[:1]+" \t") == "" {
+				fence = ""
+			}
+			continue
+		}
+		if strings.HasPrefix(trimmed, "```") || strings.HasPrefix(trimmed, "~~~") {
+			n := 0
+			for n < len(trimmed) && trimmed[n] == trimmed[0] {
+				n++
+			}
+			fence = trimmed[:n]
+			continue
+		}
+		if strings.HasPrefix(trimmed, "# ") || trimmed == "#" {
+			h := strings.TrimSpace(trimmed[1:])
+			// a closing sequence of #s is not part of the heading
+			if t := strings.TrimRight(h, "#"); t != h && (t == "" || strings.HasSuffix(t, " ")) {
+				h = strings.TrimSpace(t)
+			}
+			if h != "" {
+				return h
+			}
+		}
+	}
+	return ""
+}
+
+// documentBase is the base for links: the document's <base href> when it
+// resolves to http(s), else the page address.
+func documentBase(base *url.URL, baseHref string) *url.URL {
+	if baseHref == "" {
+		return base
+	}
+	u, err := url.Parse(baseHref)
+	if err != nil {
+		return base
+	}
+	if base != nil {
+		u = base.ResolveReference(u)
+	}
+	if (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" {
+		return u
+	}
+	return base
+}
+
+// pageTitle chooses the title: <title>, with a trailing site name removed
+// only when it is the one og:site_name declares or what og:title leaves
+// over; og:title when there is no <title>.
+func pageTitle(t *tree) string {
+	title := titleSpace(t.title)
+	og := titleSpace(t.ogTitle)
+	site := titleSpace(t.siteName)
+	if title == "" {
+		return og
+	}
+	if og != "" && len(og) < len(title) && strings.HasPrefix(title, og) {
+		if isTitleSeparator(title[len(og):]) {
+			return og
+		}
+	}
+	if site != "" && len(site) < len(title) && strings.HasSuffix(title, site) {
+		head := title[:len(title)-len(site)]
+		if i := titleSeparatorSuffix(head); i > 0 {
+			return strings.TrimSpace(head[:i])
+		}
+	}
+	return title
+}
+
+var titleSeparators = []string{" | ", " - ", " – ", " — ", " · ", " :: ", " • ", " / ", ": "}
+
+// isTitleSeparator reports whether rest is a separator and a site name.
+func isTitleSeparator(rest string) bool {
+	for _, sep := range titleSeparators {
+		if strings.HasPrefix(rest, sep) && len(rest) > len(sep) {
+			return true
+		}
+	}
+	return false
+}
+
+// titleSeparatorSuffix returns where a trailing separator starts in head,
+// or -1.
+func titleSeparatorSuffix(head string) int {
+	for _, sep := range titleSeparators {
+		s := strings.TrimRight(sep, " ")
+		h := strings.TrimRight(head, " ")
+		if strings.HasSuffix(h, strings.TrimLeft(s, " ")) && len(h) > len(strings.TrimLeft(s, " ")) {
+			i := len(h) - len(strings.TrimLeft(s, " "))
+			if i > 0 && head[i-1] == ' ' || sep == ": " {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
+func titleSpace(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// stats bits
+const (
+	bitHasBlock  uint8 = 1 << iota // a block element below
+	bitHasTable                    // a table below
+	bitDataTable                   // a table rendered as a pipe table
+	bitGood                        // the block reads as prose
+	bitTitleLink                   // a block below is a link and little else
+	bitImgLink                     // an image inside a link below
+	bitOwnImg                      // the block holds an image of its own
+)
+
+// propagated are the bits a parent inherits from its children.
+const propagated = bitHasBlock | bitHasTable | bitTitleLink | bitImgLink
+
+// nodeStats are the measures of one node: totals over its subtree with
+// boilerplate left out, and for a block its own inline text.
+type nodeStats struct {
+	chars     int32 // text characters below
+	linkChars int32 // of which inside links
+	punct     int32
+	ownChars  int32 // inline text of the block itself
+	ownLink   int32
+	ownPunct  int32
+	good      int32 // characters of prose blocks below
+	score     float32
+	cells     int32
+	maxCell   int32
+	lastText  int32 // the block's last own text node, 0 when none
+	firstText int32 // and its first
+	bits      uint8
+}
+
+// extractor holds the per-node measures of one document.
+type extractor struct {
+	t      *tree
+	st     []nodeStats
+	junk   []bool
+	inLink []bool
+	block  []int32
+	raw    []int32 // text below each node, nothing left out
+	// negative marks elements that look like chrome themselves
+	negative []bool
+	title    string
+}
+
+func newExtractor(t *tree, title string) *extractor {
+	n := len(t.nodes)
+	x := &extractor{
+		t:      t,
+		st:     make([]nodeStats, n),
+		junk:   make([]bool, n),
+		inLink: make([]bool, n),
+		block:  make([]int32, n),
+		title:  title,
+	}
+	x.structure()
+	x.raw = x.rawChars()
+	x.markJunk(x.raw)
+	x.measure()
+	return x
+}
+
+// extractMain chooses the content root, prunes it and writes it as
+// Markdown behind its headline; it falls back to the whole page without
+// its chrome, then to the whole page, before giving up.
+func extractMain(t *tree, base *url.URL, title string) string {
+	x := newExtractor(t, title)
+	root := x.chooseRoot()
+	drop := x.prune(root)
+	h := x.headline(root)
+	if h != nilNode && x.within(h, root) {
+		// the headline leads, wherever the page put it
+		drop[h] = true
+	}
+	md := renderMarkdown(t, x.st, drop, root, base, title)
+	if h != nilNode && md != "" {
+		if head := x.headlineMarkdown(h); head != "" {
+			md = head + "\n\n" + md
+		}
+	}
+	if md == "" && root != 0 {
+		md = renderMarkdown(t, x.st, x.prune(0), 0, base, title)
+	}
+	if md == "" {
+		md = renderMarkdown(t, x.st, nil, 0, base, title)
+	}
+	return md
+}
+
+// headlineMarkdown writes the headline as an ATX heading of its own level
+// (1 for an element that is not a heading).
+func (x *extractor) headlineMarkdown(h int32) string {
+	text := x.textOf(h)
+	if text == "" {
+		return ""
+	}
+	level := max(headingLevel(x.t.nodes[h].tag), 1)
+	return strings.Repeat("#", level) + " " + text
+}
+
+// structure fills the links and blocks of every node, top down.
+func (x *extractor) structure() {
+	nodes := x.t.nodes
+	x.block[0] = 0
+	for i := 1; i < len(nodes); i++ {
+		nd := &nodes[i]
+		p := nd.parent
+		x.inLink[i] = x.inLink[p] || (nd.kind == kindElement && nd.tag == atom.A && isPageLink(nd.text))
+		if nd.kind == kindElement && isBlockTag(nd.tag) {
+			x.block[i] = int32(i)
+		} else {
+			x.block[i] = x.block[p]
+		}
+	}
+}
+
+// rawChars counts the text below every node before anything is judged.
+func (x *extractor) rawChars() []int32 {
+	nodes := x.t.nodes
+	raw := make([]int32, len(nodes))
+	for i := len(nodes) - 1; i >= 1; i-- {
+		if nodes[i].kind == kindText {
+			raw[i] = nodes[i].chars
+		}
+		raw[nodes[i].parent] += raw[i]
+	}
+	return raw
+}
+
+// markJunk marks page chrome and boilerplate, top down: negative[i]
+// says the element itself looks like chrome (by tag, role or class),
+// junk[i] that it or an ancestor does. Junk is evidence here: it lowers
+// scores, and prune removes it only where it is not most of the content.
+func (x *extractor) markJunk(raw []int32) {
+	nodes := x.t.nodes
+	x.negative = make([]bool, len(nodes))
+	inArticle := make([]bool, len(nodes))
+	for i := 1; i < len(nodes); i++ {
+		nd := &nodes[i]
+		p := nd.parent
+		inArticle[i] = inArticle[p]
+		if nd.kind != kindElement {
+			x.junk[i] = x.junk[p]
+			continue
+		}
+		neg := false
+		switch nd.tag {
+		case atom.Article, atom.Main:
+			inArticle[i] = true
+		case atom.Nav, atom.Aside, atom.Menu:
+			neg = true
+		case atom.Header, atom.Footer:
+			// the page's header and footer are chrome; an article's
+			// own header holds its headline and standfirst
+			neg = !inArticle[i]
+		}
+		if nd.flags&flagChrome != 0 {
+			neg = true
+		}
+		if nd.hints&hintsNegative != 0 && nd.hints&(hintArticleBody|hintMain) == 0 && headingLevel(nd.tag) == 0 {
+			// a heading's class names its style, not chrome
+			neg = true
+		}
+		x.negative[i] = neg
+		x.junk[i] = x.junk[p] || neg
+	}
+}
+
+// measure computes the subtree measures and block scores, bottom up.
+func (x *extractor) measure() {
+	nodes := x.t.nodes
+	st := x.st
+	for i := len(nodes) - 1; i >= 0; i-- {
+		nd := &nodes[i]
+		s := &st[i]
+		if nd.kind == kindText {
+			s.chars = nd.chars
+			s.punct = nd.punct
+			if x.inLink[i] {
+				s.linkChars = nd.chars
+			}
+			b := &st[x.block[i]]
+			if nd.chars > 0 {
+				if b.lastText == 0 {
+					b.lastText = int32(i)
+				}
+				b.firstText = int32(i)
+			}
+			b.ownChars += nd.chars
+			b.ownPunct += nd.punct
+			if x.inLink[i] {
+				b.ownLink += nd.chars
+			}
+		} else {
+			if nd.tag == atom.Img {
+				if x.inLink[i] {
+					s.bits |= bitImgLink
+				}
+				st[x.block[i]].bits |= bitOwnImg
+			}
+			if isBlockTag(nd.tag) || i == 0 {
+				if s.ownChars >= 3 && s.ownLink*5 >= s.ownChars*4 {
+					s.bits |= bitTitleLink
+				}
+				bs, good := blockScore(nd, s)
+				if x.junk[i] {
+					bs *= junkWeight
+				}
+				s.score += bs
+				if good {
+					s.good += s.ownChars
+					s.bits |= bitGood
+				}
+			}
+			switch nd.tag {
+			case atom.Ul, atom.Ol:
+				x.listGoodness(int32(i))
+			case atom.Td, atom.Th:
+				s.cells = 1
+				s.maxCell = s.chars
+			case atom.Table:
+				if s.bits&bitHasTable == 0 && s.cells >= 2 && s.maxCell <= 400 {
+					s.bits |= bitDataTable
+				}
+			}
+		}
+		if i == 0 {
+			break
+		}
+		p := &st[nd.parent]
+		p.chars += s.chars
+		p.linkChars += s.linkChars
+		p.punct += s.punct
+		p.good += s.good
+		p.score += s.score
+		p.bits |= s.bits & propagated
+		if nd.kind == kindElement {
+			if isBlockTag(nd.tag) {
+				p.bits |= bitHasBlock
+			}
+			if nd.tag == atom.Table {
+				p.bits |= bitHasTable
+			} else {
+				p.cells += s.cells
+				if s.maxCell > p.maxCell {
+					p.maxCell = s.maxCell
+				}
+			}
+		}
+	}
+}
+
+// junkWeight scales the scores of blocks inside chrome.
+const junkWeight = 0.25
+
+// listGoodness takes prose status away from the items of a list where
+// fewer than half of them read as prose: a list of selling points with
+// one long line is not an article.
+func (x *extractor) listGoodness(list int32) {
+	nodes := x.t.nodes
+	items, good := 0, 0
+	for c := nodes[list].first; c != nilNode; c = nodes[c].next {
+		if nodes[c].tag == atom.Li {
+			items++
+			if x.st[c].bits&bitGood != 0 {
+				good++
+			}
+		}
+	}
+	if good == 0 || good*2 >= items {
+		return
+	}
+	for c := nodes[list].first; c != nilNode; c = nodes[c].next {
+		if nodes[c].tag == atom.Li && x.st[c].bits&bitGood != 0 {
+			x.st[c].bits &^= bitGood
+			x.st[c].good -= x.st[c].ownChars
+			x.st[list].good -= x.st[c].ownChars
+		}
+	}
+}
+
+// isPageLink reports an href that leads to another page: not empty, not
+// a fragment of this one, not a script.
+func isPageLink(href string) bool {
+	if href == "" || href[0] == '#' {
+		return false
+	}
+	if len(href) >= 11 && strings.EqualFold(href[:11], "javascript:") {
+		return false
+	}
+	return true
+}
+
+// blockScore rates the block's own inline text: prose scores its length,
+// short fragments and link lists score below zero.
+func blockScore(nd *node, s *nodeStats) (float32, bool) {
+	c := s.ownChars
+	if c == 0 {
+		return 0, false
+	}
+	l := s.ownLink
+	nonLink := float32(c - l)
+	ld := float32(l) / float32(c)
+	if ld > 0.5 {
+		return -float32(c) * 0.5, false
+	}
+	penalty := float32(25)
+	switch nd.tag {
+	case atom.Td, atom.Th:
+		// cells of a data table are short by nature; a long one is a
+		// layout cell holding prose
+		if c < 150 {
+			return nonLink * 0.3, false
+		}
+	case atom.Li, atom.Dd, atom.Dt:
+		penalty = 5
+	}
+	bonus := float32(min(s.ownPunct, 20)) * 3
+	score := nonLink - penalty + bonus
+	good := score > 40 && ld < 0.35 && headingLevel(nd.tag) == 0
+	return score, good
+}
+
+// chooseRoot returns the element whose subtree scores best, looking
+// inside the semantic container of the article when the page has one.
+func (x *extractor) chooseRoot() int32 {
+	scope := x.semanticScope()
+	nodes := x.t.nodes
+	within := make([]bool, len(nodes))
+	within[scope] = true
+	best := scope
+	bestScore := float32(-1e30)
+	for i := int(scope); i < len(nodes); i++ {
+		nd := &nodes[i]
+		if i != int(scope) {
+			within[i] = within[nd.parent]
+		}
+		if !within[i] || nd.kind != kindElement {
+			continue
+		}
+		s := x.st[i].score
+		if s > 0 {
+			boost := float32(1)
+			if nd.tag == atom.Article {
+				boost += 0.15
+			}
+			if nd.hints&hintArticleBody != 0 {
+				boost += 0.25
+			}
+			if nd.tag == atom.Main || nd.hints&hintMain != 0 {
+				boost += 0.1
+			}
+			s *= boost
+		}
+		// ties go to the deeper element, which comes later
+		if s >= bestScore {
+			best, bestScore = int32(i), s
+		}
+	}
+	// descend while one child holds nearly all of the score: what the
+	// parent adds is a footer or a caption, not more of the article
+	for bestScore > 0 {
+		next := nilNode
+		for c := nodes[best].first; c != nilNode; c = nodes[c].next {
+			if nodes[c].kind == kindElement && x.st[c].score >= bestScore*descendShare {
+				next = c
+				break
+			}
+		}
+		if next == nilNode {
+			break
+		}
+		best, bestScore = next, x.st[next].score
+	}
+	return best
+}
+
+// descendShare is the share of its parent's score at which a child is
+// taken as the content root instead.
+const descendShare = 0.9
+
+// semanticScope returns the element that the markup names as the
+// article (itemprop=articleBody or an article-body class, else a single
+// dominant <article>, else <main>) when it holds a fair share of the
+// page's prose, else the document.
+func (x *extractor) semanticScope() int32 {
+	nodes := x.t.nodes
+	total := x.st[0].good
+	if total == 0 {
+		return 0
+	}
+	kinds := []func(nd *node) bool{
+		func(nd *node) bool { return nd.hints&hintArticleBody != 0 },
+		func(nd *node) bool { return nd.tag == atom.Article },
+		func(nd *node) bool { return nd.tag == atom.Main || nd.hints&hintMain != 0 },
+	}
+	for _, is := range kinds {
+		best, second := int32(-1), int32(0)
+		for i := range nodes {
+			nd := &nodes[i]
+			if nd.kind != kindElement || !is(nd) {
+				continue
+			}
+			g := x.st[i].good
+			if best < 0 || g > x.st[best].good {
+				if best >= 0 && !x.related(best, int32(i)) && x.st[best].good > second {
+					second = x.st[best].good
+				}
+				best = int32(i)
+			} else if !x.related(best, int32(i)) && g > second {
+				second = g
+			}
+		}
+		if best < 0 {
+			continue
+		}
+		// marked siblings (paragraphs classed as the body) make their
+		// parent the container
+		parent := nodes[best].parent
+		siblings := int32(0)
+		for c := nodes[parent].first; c != nilNode; c = nodes[c].next {
+			if c != best && nodes[c].kind == kindElement && is(&nodes[c]) {
+				siblings += x.st[c].good
+			}
+		}
+		if siblings > 0 && parent != nilNode {
+			second -= min(second, siblings)
+			best = parent
+		}
+		g := x.st[best].good
+		if g >= 150 && g*5 >= total && g >= 2*second {
+			return best
+		}
+	}
+	return 0
+}
+
+// related reports whether a and b are on one line of descent (a < b in
+// document order).
+func (x *extractor) related(a, b int32) bool {
+	if a > b {
+		a, b = b, a
+	}
+	for n := b; n != nilNode && n >= a; n = x.t.nodes[n].parent {
+		if n == a {
+			return true
+		}
+	}
+	return false
+}
+
+// prune marks what is left out inside the chosen root: chrome that is
+// not most of the root's prose, and link lists without prose.
+func (x *extractor) prune(root int32) []bool {
+	nodes := x.t.nodes
+	drop := make([]bool, len(nodes))
+	rootGood := x.st[root].good
+	for i := int(root) + 1; i < len(nodes); i++ {
+		nd := &nodes[i]
+		if drop[nd.parent] {
+			drop[i] = true
+			continue
+		}
+		if nd.kind != kindElement {
+			continue
+		}
+		s := &x.st[i]
+		if x.negative[i] && s.good*2 <= rootGood {
+			drop[i] = true
+			continue
+		}
+		if s.chars > 0 && s.good == 0 && s.linkChars*2 > s.chars && s.bits&bitHasBlock != 0 {
+			drop[i] = true
+			continue
+		}
+		if isCaption(nd) {
+			drop[i] = true
+		}
+	}
+	x.dropCardGroups(root, drop)
+	x.trimEdges(root, drop)
+	return drop
+}

@@ -1,0 +1,565 @@
+package htmlx
+
+import (
+	"bytes"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Hint bits read from class, id, itemprop and role values. They are
+// evidence, not verdicts: the extractor weighs them against the text.
+const (
+	hintPositive    uint32 = 1 << iota // article, content, post, entry, story...
+	hintArticleBody                    // article-body, post-content, entry-content, itemprop=articleBody...
+	hintMain                           // role=main, main content
+	hintComment                        // comments, replies, discussion
+	hintSidebar                        // sidebar, rail, widget
+	hintRelated                        // related, recommended, trending, more stories
+	hintShare                          // share, social
+	hintAd                             // ads, sponsors, promotions
+	hintNav                            // navigation, menus, breadcrumbs, pagination
+	hintFooter                         // footer
+	hintHeader                         // header, masthead
+	hintByline                         // byline, author, date, post meta
+	hintCaption                        // captions and credits
+	hintTags                           // tags, topics, categories
+	hintSubscribe                      // newsletter, subscribe, cookie, consent, popup
+	hintTitle                          // headline, title
+	hintTeaser                         // cards, teasers, lists of stories
+	hintLead                           // lede, standfirst, summary, dek
+	hintNoise                          // print, skip links, toolbars, misc chrome
+	hintEmbed                          // embedded posts and media: content, even when social
+)
+
+// hintsNegative are the bits that mark an element as boilerplate.
+const hintsNegative = hintComment | hintSidebar | hintRelated | hintShare |
+	hintAd | hintNav | hintFooter | hintSubscribe | hintNoise
+
+// lowerInto writes the ASCII lower-case form of b into the scratch
+// buffer and returns it.
+func lowerInto(b []byte, scratch *[]byte) []byte {
+	s := (*scratch)[:0]
+	for _, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		s = append(s, c)
+	}
+	*scratch = s
+	return s
+}
+
+// hint words matched as whole tokens (split on anything but letters and
+// digits) of a lower-cased value.
+func tokenHints(w []byte) uint32 {
+	switch string(w) {
+	case "article", "content", "post", "entry", "story", "body", "text",
+		"blog", "prose", "markdown", "richtext", "main", "news":
+		return hintPositive
+	case "ad", "ads", "adv", "advert", "adverts", "advertisement",
+		"advertisements", "advertising", "sponsor", "sponsored", "promo",
+		"promos", "promoted", "promotion", "dfp", "gpt", "adsense",
+		"commercial", "affiliate", "native":
+		return hintAd
+	case "nav", "navbar", "navigation", "menu", "menus", "breadcrumb",
+		"breadcrumbs", "pagination", "pager", "toc", "submenu", "dropdown",
+		"tabs", "skip", "jump", "jumplinks":
+		return hintNav
+	case "share", "shares", "sharing", "social", "sharebar", "sharethis",
+		"addthis", "socials", "follow":
+		return hintShare
+	case "comment", "comments", "disqus", "respond", "replies", "reply",
+		"discussion", "discuss", "conversation", "feedback", "review",
+		"reviews", "testimonials":
+		return hintComment
+	case "sidebar", "rail", "widget", "widgets", "aside", "sidecol",
+		"secondary":
+		return hintSidebar
+	case "related", "recommended", "recommendations", "trending",
+		"popular", "mostread", "mostpopular", "recirc", "recirculation",
+		"outbrain", "taboola", "readmore", "readnext", "upnext",
+		"morestories", "suggested", "similar", "partner", "partners":
+		return hintRelated
+	case "footer", "foot", "copyright", "colophon":
+		return hintFooter
+	case "header", "masthead", "topbar", "banner", "hero":
+		return hintHeader
+	case "byline", "bylines", "author", "authors", "dateline", "date",
+		"time", "timestamp", "published", "publish", "posted", "meta",
+		"postmeta", "entrymeta", "info", "credits", "contributor":
+		return hintByline
+	case "caption", "captions", "credit", "figcaption", "photocredit":
+		return hintCaption
+	case "tag", "tags", "taglist", "topics", "topic", "categories",
+		"category", "keywords", "labels":
+		return hintTags
+	case "newsletter", "subscribe", "subscription", "signup", "cookie",
+		"cookies", "consent", "gdpr", "popup", "modal", "overlay",
+		"paywall", "register", "login", "promobox", "cta", "donate":
+		return hintSubscribe
+	case "headline", "title", "heading":
+		return hintTitle
+	case "embed", "embedded", "oembed", "tweet", "instagram":
+		return hintEmbed
+	case "card", "cards", "teaser", "teasers", "tile", "tiles", "feed",
+		"stream", "listing", "list", "grid", "carousel", "slider":
+		return hintTeaser
+	case "lede", "lead", "standfirst", "summary", "dek", "intro",
+		"excerpt", "description", "deck", "subtitle", "subheadline":
+		return hintLead
+	case "print", "toolbar", "noprint", "skiplink", "signature", "sig",
+		"disclosure", "disclaimer":
+		return hintNoise
+	}
+	return 0
+}
+
+// compoundForm is a compound class word, matched anywhere in a value
+// whose separators are removed ("c-article__body" holds "articlebody").
+type compoundForm struct {
+	s    string
+	bits uint32
+}
+
+// The compound forms by first letter (read-only tables).
+var (
+	formsA = []compoundForm{{"articlebody", hintArticleBody}, {"articletext", hintArticleBody}, {"articlecontent", hintArticleBody}, {"articlecopy", hintArticleBody}, {"alsoread", hintRelated}, {"advert", hintAd}, {"adslot", hintAd}, {"adunit", hintAd}, {"adcontainer", hintAd}, {"adwrapper", hintAd}, {"adplaceholder", hintAd}, {"authorinfo", hintNoise}, {"authorbio", hintNoise}, {"aboutauthor", hintNoise}, {"authorbox", hintNoise}, {"authorcard", hintNoise}, {"authorprofile", hintNoise}, {"abouttheauthor", hintNoise}}
+	formsB = []compoundForm{{"bodytext", hintArticleBody}, {"bodycopy", hintArticleBody}, {"breadcrumb", hintNav}, {"byline", hintByline}}
+	formsC = []compoundForm{{"comment", hintComment}, {"cookie", hintSubscribe}, {"caption", hintCaption}}
+	formsD = []compoundForm{{"disqus", hintComment}, {"doubleclick", hintAd}, {"dateline", hintByline}}
+	formsE = []compoundForm{{"entrycontent", hintArticleBody}, {"entrybody", hintArticleBody}, {"entrytext", hintArticleBody}}
+	formsF = []compoundForm{{"footer", hintFooter}}
+	formsH = []compoundForm{{"headline", hintTitle}}
+	formsM = []compoundForm{{"maincontent", hintMain}, {"morestories", hintRelated}, {"mostread", hintRelated}, {"mostpopular", hintRelated}, {"masthead", hintHeader}}
+	formsN = []compoundForm{{"navigation", hintNav}, {"navbar", hintNav}, {"newsletter", hintSubscribe}}
+	formsO = []compoundForm{{"outbrain", hintRelated}}
+	formsP = []compoundForm{{"postcontent", hintArticleBody}, {"postbody", hintArticleBody}, {"posttext", hintArticleBody}, {"pagination", hintNav}, {"paywall", hintSubscribe}}
+	formsR = []compoundForm{{"richtext", hintPositive}, {"related", hintRelated}, {"recommend", hintRelated}, {"readnext", hintRelated}}
+	formsS = []compoundForm{{"storybody", hintArticleBody}, {"storycontent", hintArticleBody}, {"storytext", hintArticleBody}, {"sidebar", hintSidebar}, {"socialshare", hintShare}, {"sharebar", hintShare}, {"sharing", hintShare}, {"sharetools", hintShare}, {"socialmedia", hintShare}, {"sponsor", hintAd}, {"subscribe", hintSubscribe}, {"signup", hintSubscribe}}
+	formsT = []compoundForm{{"taboola", hintRelated}, {"trending", hintRelated}, {"timestamp", hintByline}}
+	formsY = []compoundForm{{"youmaylike", hintRelated}}
+)
+
+// compoundHints matches the compound forms anywhere in low. The forms
+// are grouped by first letter in a switch, so each byte is compared
+// against a few of them only.
+func compoundHints(low []byte) uint32 {
+	var bits uint32
+	for i := 0; i+4 <= len(low); i++ {
+		var forms []compoundForm
+		switch low[i] {
+		case 'a':
+			forms = formsA
+		case 'b':
+			forms = formsB
+		case 'c':
+			forms = formsC
+		case 'd':
+			forms = formsD
+		case 'e':
+			forms = formsE
+		case 'f':
+			forms = formsF
+		case 'h':
+			forms = formsH
+		case 'm':
+			forms = formsM
+		case 'n':
+			forms = formsN
+		case 'o':
+			forms = formsO
+		case 'p':
+			forms = formsP
+		case 'r':
+			forms = formsR
+		case 's':
+			forms = formsS
+		case 't':
+			forms = formsT
+		case 'y':
+			forms = formsY
+		default:
+			continue
+		}
+		rest := low[i:]
+		for _, f := range forms {
+			if len(f.s) <= len(rest) && string(rest[:len(f.s)]) == f.s {
+				bits |= f.bits
+			}
+		}
+	}
+	return bits
+}
+
+// classHints returns the hint bits of a class, id or itemprop value. A
+// word after "with", "has", "no" or "without" describes a layout, not the
+// element ("content-with-sidebar"), and gives no hint.
+func classHints(val []byte, scratch *[]byte) uint32 {
+	if len(val) == 0 {
+		return 0
+	}
+	low := lowerInto(val, scratch)
+	var bits uint32
+	// whole tokens; the letters and digits of the kept ones are packed
+	// at the front of low for the compound search
+	packed := 0
+	start := -1
+	skipNext := false
+	for i := 0; i <= len(low); i++ {
+		alnum := i < len(low) && (('a' <= low[i] && low[i] <= 'z') || ('0' <= low[i] && low[i] <= '9'))
+		if alnum {
+			if start < 0 {
+				start = i
+			}
+			continue
+		}
+		if start < 0 {
+			if i < len(low) && (low[i] == ' ' || low[i] == '\t' || low[i] == '\n') {
+				skipNext = false
+			}
+			continue
+		}
+		w := low[start:i]
+		start = -1
+		if skipNext {
+			skipNext = false
+			continue
+		}
+		switch string(w) {
+		case "with", "has", "no", "without", "w":
+			skipNext = true
+			continue
+		}
+		bits |= tokenHints(w)
+		packed += copy(low[packed:], w)
+		if i < len(low) && (low[i] == ' ' || low[i] == '\t' || low[i] == '\n') {
+			// a new class name: keep compounds from spanning two
+			if packed < i {
+				low[packed] = ' '
+				packed++
+			}
+		}
+	}
+	low = low[:packed]
+	bits |= compoundHints(low)
+	if bits&hintEmbed != 0 {
+		bits &^= hintShare
+	}
+	return bits
+}
+
+// hiddenClass reports class tokens that conventionally hide an element
+// (hidden, sr-only, visually-hidden, d-none...), unless another token
+// shows it again at some screen size.
+func hiddenClass(val []byte, scratch *[]byte) bool {
+	low := lowerInto(val, scratch)
+	hidden, shown := false, false
+	for len(low) > 0 {
+		i := 0
+		for i < len(low) && !isCSSSpace(low[i]) {
+			i++
+		}
+		f := low[:i]
+		for i < len(low) && isCSSSpace(low[i]) {
+			i++
+		}
+		low = low[i:]
+		if len(f) == 0 {
+			continue
+		}
+		switch string(f) {
+		case "hidden", "hide", "d-none", "sr-only", "visually-hidden",
+			"visuallyhidden", "screen-reader-text", "screen-reader-only",
+			"is-hidden", "u-hidden", "invisible", "display-none",
+			"element-invisible", "offscreen", "hidden-visually", "a11y-hidden":
+			hidden = true
+		default:
+			if bytes.HasPrefix(f, []byte("d-")) && (bytes.HasSuffix(f, []byte("-block")) ||
+				bytes.HasSuffix(f, []byte("-flex")) || bytes.HasSuffix(f, []byte("-inline")) ||
+				bytes.HasSuffix(f, []byte("-inline-block")) || bytes.HasSuffix(f, []byte("-grid")) ||
+				bytes.HasSuffix(f, []byte("-table"))) {
+				shown = true
+			}
+			if j := bytes.IndexByte(f, ':'); j > 0 {
+				switch string(f[j+1:]) {
+				case "block", "flex", "inline", "inline-block", "grid", "table", "contents":
+					shown = true
+				}
+			}
+		}
+	}
+	return hidden && !shown
+}
+
+func isCSSSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f'
+}
+
+// hiddenStyle reports whether a declaration list hides the element:
+// display:none, visibility:hidden or collapse, content-visibility:hidden,
+// opacity:0, font-size:0, transform:scale(0), a zero height with hidden
+// overflow, a clip to nothing, or an absolute position or text indent far
+// off screen; in any case and spacing, with comments and escapes removed
+// and the last declaration of a property winning.
+func hiddenStyle(val []byte, scratch *[]byte) bool {
+	s := normalizeCSS(val, scratch)
+	var display, visibility, cv, opacity, fontSize, scale int8 // -1 shown, 1 hidden
+	positioned, offside, indent, clipped, zeroHeight, overflowHidden := false, false, false, false, false, false
+	for len(s) > 0 {
+		var decl []byte
+		if i := bytes.IndexByte(s, ';'); i >= 0 {
+			decl, s = s[:i], s[i+1:]
+		} else {
+			decl, s = s, nil
+		}
+		c := bytes.IndexByte(decl, ':')
+		if c < 0 {
+			continue
+		}
+		prop, v := decl[:c], decl[c+1:]
+		v = bytes.TrimSuffix(v, []byte("!important"))
+		set := func(x *int8, hidden bool) {
+			if hidden {
+				*x = 1
+			} else {
+				*x = -1
+			}
+		}
+		switch string(prop) {
+		case "display":
+			set(&display, string(v) == "none")
+		case "visibility":
+			set(&visibility, string(v) == "hidden" || string(v) == "collapse")
+		case "content-visibility":
+			set(&cv, string(v) == "hidden")
+		case "opacity":
+			set(&opacity, isZeroLength(v))
+		case "font-size":
+			set(&fontSize, isZeroLength(v))
+		case "transform":
+			set(&scale, string(v) == "scale(0)" || string(v) == "scale(0,0)" || string(v) == "scalex(0)" || string(v) == "scaley(0)")
+		case "position":
+			positioned = string(v) == "absolute" || string(v) == "fixed"
+		case "left", "top", "right":
+			offside = isFarNegative(v)
+		case "text-indent":
+			indent = isFarNegative(v)
+		case "clip":
+			clipped = isEmptyClip(v)
+		case "height", "max-height":
+			zeroHeight = isZeroLength(v)
+		case "overflow", "overflow-y":
+			overflowHidden = string(v) == "hidden" || string(v) == "clip"
+		}
+	}
+	return display == 1 || visibility == 1 || cv == 1 || opacity == 1 || fontSize == 1 ||
+		scale == 1 || (positioned && (offside || clipped)) || indent || (zeroHeight && overflowHidden)
+}
+
+// isFarNegative reports an offset that puts an element off screen: at
+// least 999px (or 50em, 100%, 100vw) to the left or top.
+func isFarNegative(v []byte) bool {
+	if len(v) < 2 || v[0] != '-' {
+		return false
+	}
+	n, i := 0, 1
+	for i < len(v) && v[i] >= '0' && v[i] <= '9' && n < 1e6 {
+		n = n*10 + int(v[i]-'0')
+		i++
+	}
+	for i < len(v) && (v[i] == '.' || (v[i] >= '0' && v[i] <= '9')) {
+		i++
+	}
+	switch string(v[i:]) {
+	case "px", "pt":
+		return n >= 999
+	case "em", "rem":
+		return n >= 50
+	case "%", "vw", "vh":
+		return n >= 100
+	}
+	return false
+}
+
+// isEmptyClip reports clip:rect() to a point or a pixel.
+func isEmptyClip(v []byte) bool {
+	if !bytes.HasPrefix(v, []byte("rect(")) || !bytes.HasSuffix(v, []byte(")")) {
+		return false
+	}
+	for _, c := range v[len("rect(") : len(v)-1] {
+		switch c {
+		case '0', '1', ',', 'p', 'x':
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// isZeroLength reports a CSS number that is zero with any unit.
+func isZeroLength(v []byte) bool {
+	if len(v) == 0 {
+		return false
+	}
+	digits := 0
+	i := 0
+	for ; i < len(v); i++ {
+		c := v[i]
+		if c == '0' || c == '.' || c == '+' || c == '-' {
+			if c == '0' {
+				digits++
+			}
+			continue
+		}
+		break
+	}
+	if digits == 0 {
+		return false
+	}
+	for ; i < len(v); i++ {
+		c := v[i]
+		if !(c >= 'a' && c <= 'z') && c != '%' {
+			return false
+		}
+	}
+	return true
+}
+
+// normalizeCSS lower-cases a declaration list and removes white space,
+// comments and escapes, so that "Display : NO\NE /**/ !important" reads
+// "display:none!important".
+func normalizeCSS(val []byte, scratch *[]byte) []byte {
+	out := (*scratch)[:0]
+	for i := 0; i < len(val); i++ {
+		c := val[i]
+		switch {
+		case c == '/' && i+1 < len(val) && val[i+1] == '*':
+			end := bytes.Index(val[i+2:], []byte("*/"))
+			if end < 0 {
+				i = len(val)
+			} else {
+				i += 2 + end + 1
+			}
+			continue
+		case c == '\\' && i+1 < len(val):
+			// hex escape: up to six hex digits and one optional space
+			j := i + 1
+			var r rune
+			for j < len(val) && j < i+7 && isHex(val[j]) {
+				r = r*16 + rune(hexVal(val[j]))
+				j++
+			}
+			if j > i+1 {
+				if j < len(val) && (val[j] == ' ' || val[j] == '\t' || val[j] == '\n') {
+					j++
+				}
+				if r > 0 && r < utf8.RuneSelf {
+					c = byte(r)
+				} else {
+					c = '?'
+				}
+				i = j - 1
+			} else {
+				c = val[i+1]
+				i++
+			}
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f':
+			continue
+		}
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		out = append(out, c)
+	}
+	*scratch = out
+	return out
+}
+
+func isHex(c byte) bool {
+	return ('0' <= c && c <= '9') || ('a' <= c && c <= 'f') || ('A' <= c && c <= 'F')
+}
+
+func hexVal(c byte) byte {
+	switch {
+	case '0' <= c && c <= '9':
+		return c - '0'
+	case 'a' <= c && c <= 'f':
+		return c - 'a' + 10
+	default:
+		return c - 'A' + 10
+	}
+}
+
+// codeLanguage finds a language in a class value: "language-go",
+// "lang-js", "highlight-source-python", "brush: ruby".
+func codeLanguage(val []byte) string {
+	for _, f := range bytes.Fields(val) {
+		for _, prefix := range []string{"language-", "lang-", "highlight-source-", "highlight-"} {
+			if len(f) > len(prefix) && asciiEqualFold(f[:len(prefix)], prefix) {
+				return codeLanguageWord(f[len(prefix):])
+			}
+		}
+	}
+	if i := bytes.Index(val, []byte("brush:")); i >= 0 {
+		rest := bytes.Fields(val[i+len("brush:"):])
+		if len(rest) > 0 {
+			return codeLanguageWord(bytes.TrimSuffix(rest[0], []byte(";")))
+		}
+	}
+	return ""
+}
+
+// codeLanguageWord keeps a language name usable after a code fence:
+// letters, digits and + # - _ . only, at most 24 bytes.
+func codeLanguageWord(val []byte) string {
+	val = bytes.TrimSpace(val)
+	if len(val) == 0 || len(val) > 24 {
+		return ""
+	}
+	out := make([]byte, 0, len(val))
+	for _, c := range val {
+		switch {
+		case 'a' <= c && c <= 'z', '0' <= c && c <= '9', c == '+', c == '#', c == '-', c == '_', c == '.':
+			out = append(out, c)
+		case 'A' <= c && c <= 'Z':
+			out = append(out, c+'a'-'A')
+		default:
+			return ""
+		}
+	}
+	return string(out)
+}
+
+// textCounts counts the non-space characters of s and its sentence
+// punctuation.
+func textCounts(s string) (chars, punct int) {
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			i++
+			switch c {
+			case ' ', '\t', '\n', '\r', '\f', '\v':
+				continue
+			case '.', ',', ';', ':', '!', '?':
+				punct++
+			}
+			chars++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		i += size
+		switch r {
+		case '\u00a0', '\u2000', '\u2001', '\u2002', '\u2003', '\u2004', '\u2005',
+			'\u2006', '\u2007', '\u2008', '\u2009', '\u200a', '\u202f', '\u205f', '\u3000':
+			continue
+		case '。', '，', '、', '；', '：', '！', '？', '…', '؟', '،', '।':
+			punct++
+		default:
+			if unicode.IsSpace(r) {
+				continue
+			}
+		}
+		chars++
+	}
+	return chars, punct
+}

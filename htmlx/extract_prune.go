@@ -1,0 +1,401 @@
+package htmlx
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"golang.org/x/net/html/atom"
+)
+
+// leafBlocks lists, in document order, the blocks inside root that hold
+// text or an image of their own, skipping dropped subtrees. It walks with
+// an explicit stack.
+func (x *extractor) leafBlocks(root int32, drop []bool) []int32 {
+	nodes := x.t.nodes
+	var out []int32
+	stack := []int32{root}
+	for len(stack) > 0 {
+		i := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if drop[i] && i != root {
+			continue
+		}
+		nd := &nodes[i]
+		if nd.kind != kindElement {
+			continue
+		}
+		if x.block[i] == i && (x.st[i].ownChars > 0 || x.st[i].bits&bitOwnImg != 0) {
+			out = append(out, i)
+		}
+		for c := nd.last; c != nilNode; c = nodes[c].prev {
+			if nodes[c].kind == kindElement {
+				stack = append(stack, c)
+			}
+		}
+	}
+	return out
+}
+
+// cardKey groups siblings that share a tag and a class.
+type cardKey struct {
+	tag   atom.Atom
+	class uint32
+}
+
+// dropCardGroups drops runs of teaser cards inside root: three or more
+// siblings of one tag and class, most of them short and led by a link
+// (a linked title or a linked image), when together they hold less prose
+// than the rest of the root. Lists of related stories look like this;
+// a listicle, whose items are the article, holds most of the prose.
+func (x *extractor) dropCardGroups(root int32, drop []bool) {
+	nodes := x.t.nodes
+	rootGood := x.st[root].good
+	counts := map[cardKey]int{}
+	cards := map[cardKey]int{}
+	goods := map[cardKey]int32{}
+	stack := []int32{root}
+	for len(stack) > 0 {
+		i := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		nd := &nodes[i]
+		if drop[i] || nd.kind != kindElement {
+			continue
+		}
+		children := 0
+		for c := nd.first; c != nilNode; c = nodes[c].next {
+			if nodes[c].kind == kindElement && !drop[c] {
+				children++
+				stack = append(stack, c)
+			}
+		}
+		if children < 3 {
+			continue
+		}
+		clear(counts)
+		clear(cards)
+		clear(goods)
+		for c := nd.first; c != nilNode; c = nodes[c].next {
+			cn := &nodes[c]
+			if cn.kind != kindElement || drop[c] {
+				continue
+			}
+			k := cardKey{cn.tag, cn.class}
+			counts[k]++
+			goods[k] += x.st[c].good
+			if x.isCard(c) {
+				cards[k]++
+			}
+		}
+		for k, n := range counts {
+			if n < 3 || cards[k]*3 < n*2 || goods[k]*2 >= rootGood-goods[k] {
+				continue
+			}
+			for c := nd.first; c != nilNode; c = nodes[c].next {
+				if cn := &nodes[c]; cn.kind == kindElement && cn.tag == k.tag && cn.class == k.class {
+					drop[c] = true
+				}
+			}
+		}
+	}
+}
+
+// isCard reports a teaser: a short container with a description and a
+// title link (a fifth of its text) or a linked image.
+func (x *extractor) isCard(i int32) bool {
+	s := &x.st[i]
+	if s.chars >= 500 || s.linkChars == 0 || s.bits&bitHasBlock == 0 || s.chars-s.linkChars < 20 {
+		return false
+	}
+	return s.bits&bitImgLink != 0 || (s.bits&bitTitleLink != 0 && s.linkChars*5 >= s.chars)
+}
+
+// trimEdges drops what precedes the first prose and follows the last
+// when it is not prose itself: headlines, bylines, dates, share and tag
+// lines. Blocks are in document order of their start, so the blocks
+// nested in a prose block that holds text of its own count as following
+// it.
+func (x *extractor) trimEdges(root int32, drop []bool) {
+	blocks := x.leafBlocks(root, drop)
+	first, last := -1, -1
+	for k, b := range blocks {
+		if x.st[b].bits&bitGood != 0 {
+			if first < 0 {
+				first = k
+			}
+			last = k
+		}
+	}
+	if first < 0 {
+		return
+	}
+	for _, b := range blocks[:first] {
+		if x.sentenceLike(b) {
+			continue
+		}
+		x.dropBlock(b, drop)
+	}
+	// the tail: what follows the last prose or sentence, from the end
+	for k := len(blocks) - 1; k > last; k-- {
+		b := blocks[k]
+		if x.sentenceLike(b) || x.inDataOrList(b) || x.headingInProse(b, root) {
+			break
+		}
+		x.dropBlock(b, drop)
+	}
+}
+
+// headingInProse reports a heading nested in a prose block whose own
+// text goes on after it: a section title of text set with <br>s.
+func (x *extractor) headingInProse(b, root int32) bool {
+	if headingLevel(x.t.nodes[b].tag) == 0 {
+		return false
+	}
+	for n := x.t.nodes[b].parent; n != nilNode && n >= root; n = x.t.nodes[n].parent {
+		if x.st[n].bits&bitGood != 0 && x.st[n].lastText > b {
+			return true
+		}
+	}
+	return false
+}
+
+// inDataOrList reports a cell of a data table or a list item without
+// links: content that is short by nature.
+func (x *extractor) inDataOrList(b int32) bool {
+	nodes := x.t.nodes
+	switch nodes[b].tag {
+	case atom.Li, atom.Dd, atom.Dt:
+		return x.st[b].ownLink == 0 && x.st[b].ownChars > 0
+	case atom.Td, atom.Th:
+		for n := nodes[b].parent; n != nilNode; n = nodes[n].parent {
+			if nodes[n].tag == atom.Table {
+				return x.st[n].bits&bitDataTable != 0
+			}
+		}
+	}
+	return false
+}
+
+// sentenceLike reports a short block that reads as a sentence: few
+// links and a final punctuation mark.
+func (x *extractor) sentenceLike(b int32) bool {
+	s := &x.st[b]
+	if s.ownChars < 15 || s.ownLink*3 > s.ownChars || s.lastText == 0 {
+		return false
+	}
+	if headingLevel(x.t.nodes[b].tag) > 0 {
+		return false
+	}
+	text := strings.TrimRight(x.t.nodes[s.lastText].text, " \t\n\r\u00a0")
+	r, _ := utf8.DecodeLastRuneInString(text)
+	switch r {
+	case '.', '!', '?', '…', '。', '！', '？', '"', '”', '’', ')', '»':
+		return true
+	}
+	return false
+}
+
+// dropBlock drops a block and the inline content it owns; its nested
+// blocks are left alone.
+func (x *extractor) dropBlock(b int32, drop []bool) {
+	nodes := x.t.nodes
+	if x.st[b].bits&bitHasBlock == 0 {
+		drop[b] = true
+		return
+	}
+	stack := []int32{}
+	for c := nodes[b].first; c != nilNode; c = nodes[c].next {
+		stack = append(stack, c)
+	}
+	for len(stack) > 0 {
+		i := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		nd := &nodes[i]
+		if nd.kind == kindText {
+			drop[i] = true
+			continue
+		}
+		if isBlockTag(nd.tag) {
+			continue
+		}
+		if x.st[i].bits&bitHasBlock == 0 {
+			drop[i] = true
+			continue
+		}
+		for c := nd.first; c != nilNode; c = nodes[c].next {
+			stack = append(stack, c)
+		}
+	}
+}
+
+// isCaption reports figure captions and elements classed as captions or
+// credits.
+func isCaption(nd *node) bool {
+	return nd.tag == atom.Figcaption || nd.hints&hintCaption != 0
+}
+
+// within reports whether n is root or one of its descendants.
+func (x *extractor) within(n, root int32) bool {
+	for ; n != nilNode && n >= root; n = x.t.nodes[n].parent {
+		if n == root {
+			return true
+		}
+	}
+	return false
+}
+
+// headline finds the article's headline for a content root, before the
+// root's first prose: a heading (h1 to h3) or a short block whose text is
+// the page title (or its first part, before " | Site"), preferring h1;
+// else the last h1 close above the root. It returns nilNode when there is
+// none.
+func (x *extractor) headline(root int32) int32 {
+	nodes := x.t.nodes
+	keys := titleKeys(x.title)
+	best, bestRank := nilNode, 100
+	var lastH1 int32 = nilNode
+	limit := int32(len(nodes))
+	if g := x.firstGood(root); g != nilNode {
+		limit = x.st[g].firstText
+	}
+	for i := int32(1); i < limit; i++ {
+		nd := &nodes[i]
+		if nd.kind != kindElement {
+			continue
+		}
+		level := headingLevel(nd.tag)
+		short := level == 0 && x.block[i] == i && x.st[i].chars > 0 && x.st[i].chars <= 200 &&
+			x.st[i].bits&bitHasBlock == 0 && x.st[i].linkChars == 0
+		if (level == 0 && !short) || level > 3 || x.st[i].chars == 0 || x.inChrome(i, root) {
+			continue
+		}
+		if level == 1 && x.st[i].chars >= 10 && x.near(i, root) {
+			lastH1 = i
+		}
+		if len(keys) == 0 {
+			continue
+		}
+		rank := level
+		if level == 0 {
+			rank = 10
+		}
+		if rank >= bestRank {
+			continue
+		}
+		key := matchKey(x.textOf(i))
+		for k, tk := range keys {
+			if (k == 0 && titleMatches(tk, key)) || (k > 0 && tk == key) {
+				best, bestRank = i, rank
+				break
+			}
+		}
+	}
+	if best != nilNode {
+		return best
+	}
+	return lastH1
+}
+
+// titleKeys returns the match keys of a title: the whole title, then its
+// first part before a separator ("Story | Site", "Story - Site").
+func titleKeys(title string) []string {
+	whole := matchKey(title)
+	if whole == "" {
+		return nil
+	}
+	keys := []string{whole}
+	for _, sep := range titleSeparators {
+		if i := strings.Index(title, sep); i > 0 {
+			if k := matchKey(title[:i]); k != "" && k != whole {
+				keys = append(keys, k)
+			}
+		}
+	}
+	return keys
+}
+
+// firstGood returns the first prose block inside root, or nilNode.
+func (x *extractor) firstGood(root int32) int32 {
+	for _, b := range x.leafBlocks(root, make([]bool, len(x.t.nodes))) {
+		if x.st[b].bits&bitGood != 0 {
+			return b
+		}
+	}
+	return nilNode
+}
+
+// inChrome reports a node inside page chrome (navigation, the page
+// header and footer, sidebars, elements classed as boilerplate) that does
+// not also hold root.
+func (x *extractor) inChrome(i, root int32) bool {
+	for n := i; n != nilNode; n = x.t.nodes[n].parent {
+		if x.within(root, n) {
+			return false
+		}
+		if x.negative[n] {
+			return true
+		}
+	}
+	return false
+}
+
+// near reports whether h sits inside root or inside one of root's three
+// nearest ancestors.
+func (x *extractor) near(h, root int32) bool {
+	a := root
+	for k := 0; k < 4 && a != nilNode; k++ {
+		if x.within(h, a) {
+			return true
+		}
+		a = x.t.nodes[a].parent
+	}
+	return false
+}
+
+// textOf returns the text below a node, white space collapsed.
+func (x *extractor) textOf(i int32) string {
+	nodes := x.t.nodes
+	var b strings.Builder
+	stack := []int32{i}
+	for len(stack) > 0 {
+		n := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		nd := &nodes[n]
+		if nd.kind == kindText {
+			b.WriteString(nd.text)
+			b.WriteByte(' ')
+			continue
+		}
+		for c := nd.last; c != nilNode; c = nodes[c].prev {
+			stack = append(stack, c)
+		}
+	}
+	return strings.Join(strings.Fields(b.String()), " ")
+}
+
+// matchKey lower-cases text and keeps its letters and digits, for
+// comparing a heading with the title.
+func matchKey(s string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(s) {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// titleMatches reports whether one key holds the other and the shorter
+// is at least half the longer, or a third of it when it starts it.
+func titleMatches(a, b string) bool {
+	if a == "" || b == "" {
+		return false
+	}
+	if len(a) < len(b) {
+		a, b = b, a
+	}
+	if strings.HasPrefix(a, b) && len(b)*3 >= len(a) {
+		return true
+	}
+	return strings.Contains(a, b) && len(b)*2 >= len(a)
+}

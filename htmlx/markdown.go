@@ -1,0 +1,939 @@
+package htmlx
+
+import (
+	"bytes"
+	"net/url"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"golang.org/x/net/html/atom"
+)
+
+// The Markdown writer. It walks a subtree of the parsed document with an
+// explicit stack (no recursion), keeps inline content of the current block
+// in a buffer with white space collapsed, and writes finished blocks with
+// the prefixes of their containers (list markers and indentation, "> ").
+
+// maxLinkURLBytes bounds a link target (LIM-F9); a longer one is dropped
+// and its text kept.
+const maxLinkURLBytes = 2048
+
+// container is an open list item or block quote.
+type container struct {
+	first   string // prefix of its first line ("- ", "1. ", "> ")
+	cont    string // prefix of the lines after it
+	started bool
+	list    bool
+}
+
+// listState numbers the items of an open list.
+type listState struct {
+	ordered bool
+	next    int
+}
+
+type tableState struct {
+	rows [][]string
+	row  []string
+}
+
+type mdWriter struct {
+	t     *tree
+	stats []nodeStats
+	drop  []bool
+	base  *url.URL
+
+	out        strings.Builder
+	para       []byte
+	space      bool // a collapsed space is pending in para
+	heading    int
+	pre        int
+	preLang    string
+	code       int
+	codeStart  int
+	links      []linkMark
+	containers []container
+	lists      []listState
+	tables     []*tableState
+	inCell     int
+	lastInList bool
+	wrote      bool
+	title      string
+	alts       map[string]bool
+}
+
+type linkMark struct {
+	start int
+	href  string // empty: no link is written
+}
+
+type frame struct {
+	n    int32
+	exit bool
+}
+
+// renderMarkdown writes the subtree at root as Markdown. drop marks
+// subtrees left out.
+func renderMarkdown(t *tree, stats []nodeStats, drop []bool, root int32, base *url.URL, title string) string {
+	w := &mdWriter{t: t, stats: stats, drop: drop, base: base, title: title}
+	if stats != nil {
+		w.out.Grow(int(stats[root].chars)*5/4 + int(stats[root].linkChars) + 64)
+	}
+	w.walk(root)
+	w.flush()
+	return w.out.String()
+}
+
+func (w *mdWriter) walk(root int32) {
+	nodes := w.t.nodes
+	stack := []frame{{n: root}}
+	for len(stack) > 0 {
+		f := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if f.exit {
+			w.leave(f.n)
+			continue
+		}
+		if w.drop != nil && w.drop[f.n] && f.n != root {
+			continue
+		}
+		if !w.enter(f.n) {
+			continue
+		}
+		stack = append(stack, frame{n: f.n, exit: true})
+		for c := nodes[f.n].last; c != nilNode; c = nodes[c].prev {
+			stack = append(stack, frame{n: c})
+		}
+	}
+}
+
+func isBlockTag(a atom.Atom) bool {
+	switch a {
+	case atom.Address, atom.Article, atom.Aside, atom.Blockquote, atom.Body,
+		atom.Center, atom.Dd, atom.Details, atom.Dialog, atom.Dir, atom.Div,
+		atom.Dl, atom.Dt, atom.Fieldset, atom.Figcaption, atom.Figure,
+		atom.Footer, atom.Form, atom.H1, atom.H2, atom.H3, atom.H4, atom.H5,
+		atom.H6, atom.Header, atom.Hgroup, atom.Hr, atom.Legend, atom.Li,
+		atom.Listing, atom.Main, atom.Menu, atom.Nav, atom.Ol, atom.P,
+		atom.Pre, atom.Section, atom.Summary, atom.Table, atom.Caption,
+		atom.Tbody, atom.Thead, atom.Tfoot, atom.Tr, atom.Td, atom.Th,
+		atom.Ul, atom.Xmp, atom.Plaintext, atom.Search, atom.Html,
+		atom.Frameset, atom.Noscript, atom.Picture:
+		return true
+	}
+	return false
+}
+
+func headingLevel(a atom.Atom) int {
+	switch a {
+	case atom.H1:
+		return 1
+	case atom.H2:
+		return 2
+	case atom.H3:
+		return 3
+	case atom.H4:
+		return 4
+	case atom.H5:
+		return 5
+	case atom.H6:
+		return 6
+	}
+	return 0
+}
+
+// altText returns what an image contributes: its alternative text,
+// unless that is a file name, the page title or a repeat of an earlier
+// image's.
+func (w *mdWriter) altText(alt string) string {
+	alt = strings.Join(strings.Fields(alt), " ")
+	if alt == "" || looksLikeFileName(alt) || strings.EqualFold(alt, w.title) {
+		return ""
+	}
+	if w.alts == nil {
+		w.alts = map[string]bool{}
+	}
+	key := strings.ToLower(alt)
+	if w.alts[key] {
+		return ""
+	}
+	w.alts[key] = true
+	return alt
+}
+
+// looksLikeFileName reports alternative text that is a file name or a
+// slug rather than words: "IMG_2953.jpg", "brady-pats.png".
+func looksLikeFileName(alt string) bool {
+	lower := strings.ToLower(alt)
+	for _, ext := range []string{".jpg", ".jpeg", ".png", ".gif", ".webp", ".svg", ".avif", ".bmp", ".tif", ".tiff"} {
+		if strings.HasSuffix(lower, ext) {
+			return true
+		}
+	}
+	if strings.ContainsAny(alt, " ") {
+		return false
+	}
+	return strings.ContainsAny(alt, "_") || (strings.Count(alt, "-") >= 2 && strings.ContainsAny(alt, "0123456789"))
+}
+
+// isHeaderLink reports a link to a fragment of the page whose text is a
+// symbol only (¶, #, §, 🔗): the permalink anchors of documentation
+// headings.
+func (w *mdWriter) isHeaderLink(i int32) bool {
+	n := &w.t.nodes[i]
+	if n.text == "" || n.text[0] != '#' {
+		return false
+	}
+	for c := n.first; c != nilNode; c = w.t.nodes[c].next {
+		cn := &w.t.nodes[c]
+		if cn.kind != kindText {
+			return false
+		}
+		for _, r := range cn.text {
+			if unicode.IsLetter(r) || unicode.IsDigit(r) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// enter handles the start of a node; false skips its children.
+func (w *mdWriter) enter(i int32) bool {
+	n := &w.t.nodes[i]
+	if n.kind == kindText {
+		w.text(n.text, n.flags)
+		return false
+	}
+	if n.flags&flagSpaceBefore != 0 {
+		w.space = true
+	}
+	if w.pre > 0 {
+		switch n.tag {
+		case atom.Br:
+			w.para = append(w.para, '\n')
+		case atom.Code:
+			if w.preLang == "" {
+				w.preLang = n.text
+			}
+		case atom.Pre, atom.Listing, atom.Xmp, atom.Plaintext:
+			w.pre++
+		}
+		return true
+	}
+	switch n.tag {
+	case atom.Br:
+		if w.inCell > 0 || w.heading > 0 || len(w.links) > 0 {
+			w.space = true
+		} else {
+			w.lineBreak()
+		}
+		return false
+	case atom.Img:
+		if alt := w.altText(n.text); alt != "" {
+			w.space = true
+			w.text(alt, 0)
+			w.space = true
+		}
+		return false
+	case atom.Hr:
+		w.block()
+		if w.inCell == 0 && len(w.lists) == 0 {
+			w.para = append(w.para[:0], "---"...)
+			w.writeBlock(false)
+		}
+		return false
+	case atom.A:
+		if w.isHeaderLink(i) {
+			// a "¶" or "#" anchor beside a heading
+			return false
+		}
+		href := ""
+		if w.code == 0 && w.heading == 0 && (w.stats == nil || w.stats[i].bits&bitHasBlock == 0) && len(w.links) == 0 {
+			href = w.resolve(n.text)
+		}
+		if href != "" {
+			if w.space && len(w.para) > 0 && !endsWithBreak(w.para) {
+				w.para = append(w.para, ' ')
+			}
+			w.space = false
+		}
+		w.links = append(w.links, linkMark{start: len(w.para), href: href})
+		return true
+	case atom.Code, atom.Kbd, atom.Samp, atom.Tt:
+		if w.code == 0 {
+			if w.space && len(w.para) > 0 && !endsWithBreak(w.para) {
+				w.para = append(w.para, ' ')
+			}
+			w.space = false
+			w.codeStart = len(w.para)
+		}
+		w.code++
+		return true
+	}
+	if !isBlockTag(n.tag) {
+		return true
+	}
+	// block elements
+	if ts := w.currentTable(); ts != nil && w.inCell == 0 {
+		switch n.tag {
+		case atom.Tr:
+			ts.row = ts.row[:0:0]
+			return true
+		case atom.Td, atom.Th:
+			w.inCell++
+			w.para = w.para[:0]
+			w.space = false
+			return true
+		case atom.Tbody, atom.Thead, atom.Tfoot:
+			return true
+		}
+	}
+	if w.inCell > 0 {
+		w.space = true
+		return true
+	}
+	w.block()
+	switch n.tag {
+	case atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6:
+		w.heading = headingLevel(n.tag)
+	case atom.Pre, atom.Listing, atom.Xmp, atom.Plaintext:
+		w.pre++
+		w.preLang = n.text
+	case atom.Ul, atom.Ol, atom.Menu, atom.Dir:
+		ls := listState{ordered: n.tag == atom.Ol, next: 1}
+		if ls.ordered && n.text != "" {
+			if v, err := strconv.Atoi(n.text); err == nil && v >= 0 && v < 1e9 {
+				ls.next = v
+			}
+		}
+		w.lists = append(w.lists, ls)
+	case atom.Li:
+		marker := "- "
+		if len(w.lists) > 0 {
+			ls := &w.lists[len(w.lists)-1]
+			if ls.ordered {
+				marker = strconv.Itoa(ls.next) + ". "
+				ls.next++
+			}
+		}
+		w.containers = append(w.containers, container{first: marker, cont: strings.Repeat(" ", len(marker)), list: true})
+	case atom.Blockquote:
+		w.containers = append(w.containers, container{first: "> ", cont: "> "})
+	case atom.Table:
+		if w.stats != nil && w.stats[i].bits&bitDataTable != 0 {
+			w.tables = append(w.tables, &tableState{})
+		}
+	}
+	return true
+}
+
+func endsWithBreak(b []byte) bool {
+	return len(b) > 0 && b[len(b)-1] == '\n'
+}
+
+func (w *mdWriter) currentTable() *tableState {
+	if len(w.tables) == 0 {
+		return nil
+	}
+	return w.tables[len(w.tables)-1]
+}
+
+func (w *mdWriter) leave(i int32) {
+	n := &w.t.nodes[i]
+	if w.pre > 0 && !(n.tag == atom.Pre || n.tag == atom.Listing || n.tag == atom.Xmp || n.tag == atom.Plaintext) {
+		return
+	}
+	switch n.tag {
+	case atom.A:
+		if len(w.links) > 0 {
+			lm := w.links[len(w.links)-1]
+			w.links = w.links[:len(w.links)-1]
+			if lm.href != "" {
+				w.closeLink(lm)
+			}
+		}
+		return
+	case atom.Code, atom.Kbd, atom.Samp, atom.Tt:
+		if w.code > 0 {
+			w.code--
+			if w.code == 0 {
+				w.closeCode()
+			}
+		}
+		return
+	}
+	if !isBlockTag(n.tag) {
+		return
+	}
+	if ts := w.currentTable(); ts != nil {
+		switch n.tag {
+		case atom.Td, atom.Th:
+			if w.inCell == 1 {
+				w.inCell = 0
+				ts.row = append(ts.row, cellText(w.para))
+				w.para = w.para[:0]
+				w.space = false
+				return
+			}
+		case atom.Tr:
+			if w.inCell == 0 {
+				if len(ts.row) > 0 {
+					ts.rows = append(ts.rows, ts.row)
+				}
+				ts.row = nil
+				return
+			}
+		case atom.Table:
+			if w.inCell == 0 && w.stats != nil && w.stats[i].bits&bitDataTable != 0 {
+				w.tables = w.tables[:len(w.tables)-1]
+				w.block()
+				w.writeTable(ts)
+				return
+			}
+		}
+	}
+	if w.inCell > 0 {
+		if n.tag == atom.Td || n.tag == atom.Th {
+			w.inCell--
+		}
+		w.space = true
+		return
+	}
+	switch n.tag {
+	case atom.Pre, atom.Listing, atom.Xmp, atom.Plaintext:
+		if w.pre > 0 {
+			w.pre--
+			if w.pre == 0 {
+				w.writeCode()
+			}
+		}
+		return
+	}
+	w.block()
+	switch n.tag {
+	case atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6:
+		w.heading = 0
+	case atom.Ul, atom.Ol, atom.Menu, atom.Dir:
+		if len(w.lists) > 0 {
+			w.lists = w.lists[:len(w.lists)-1]
+		}
+	case atom.Li, atom.Blockquote:
+		if len(w.containers) > 0 {
+			w.containers = w.containers[:len(w.containers)-1]
+		}
+	}
+}
+
+// text appends text to the current block, collapsing white space (or
+// keeping it inside pre).
+func (w *mdWriter) text(s string, flags uint16) {
+	if flags&flagSpaceBefore != 0 {
+		w.space = true
+	}
+	if w.pre > 0 {
+		w.para = append(w.para, s...)
+		return
+	}
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			i++
+			switch c {
+			case ' ', '\t', '\n', '\r', '\f', '\v':
+				w.space = true
+				continue
+			}
+			if c < 0x20 || c == 0x7f {
+				continue
+			}
+			w.spaceIfPending()
+			w.para = append(w.para, c)
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == '\u00a0' || r == '\u3000' || (r >= '\u2000' && r <= '\u200a') || r == '\u202f' || r == '\u205f' || r == '\u2028' || r == '\u2029' || r == '\u0085' {
+			w.space = true
+			i += size
+			continue
+		}
+		w.spaceIfPending()
+		w.para = append(w.para, s[i:i+size]...)
+		i += size
+	}
+}
+
+func (w *mdWriter) spaceIfPending() {
+	if w.space {
+		if len(w.para) > 0 && !endsWithBreak(w.para) {
+			w.para = append(w.para, ' ')
+		}
+		w.space = false
+	}
+}
+
+func (w *mdWriter) lineBreak() {
+	w.para = trimRightSpace(w.para)
+	if len(w.para) == 0 {
+		return
+	}
+	w.para = append(w.para, '\n')
+	w.space = false
+}
+
+func trimRightSpace(b []byte) []byte {
+	for len(b) > 0 && (b[len(b)-1] == ' ' || b[len(b)-1] == '\t') {
+		b = b[:len(b)-1]
+	}
+	return b
+}
+
+// resolve makes href absolute and returns it when it is http(s), else "".
+func (w *mdWriter) resolve(href string) string {
+	if href == "" || href[0] == '#' {
+		return ""
+	}
+	u, err := url.Parse(href)
+	if err != nil {
+		return ""
+	}
+	if w.base != nil {
+		u = w.base.ResolveReference(u)
+	}
+	if u.Scheme != "http" && u.Scheme != "https" || u.Host == "" {
+		return ""
+	}
+	if w.base != nil && u.Fragment != "" && u.Scheme == w.base.Scheme && u.Host == w.base.Host &&
+		u.Path == w.base.Path && u.RawQuery == w.base.RawQuery {
+		// a jump within the page itself
+		return ""
+	}
+	s := u.String()
+	if len(s) > maxLinkURLBytes {
+		return ""
+	}
+	if strings.ContainsAny(s, "()<> ") {
+		r := strings.NewReplacer("(", "%28", ")", "%29", "<", "%3C", ">", "%3E", " ", "%20")
+		s = r.Replace(s)
+	}
+	return s
+}
+
+func (w *mdWriter) closeLink(lm linkMark) {
+	if lm.start > len(w.para) {
+		return
+	}
+	text := trimRightSpace(w.para[lm.start:])
+	if len(text) < len(w.para[lm.start:]) {
+		w.space = true
+	}
+	lead := 0
+	for lead < len(text) && text[lead] == ' ' {
+		lead++
+	}
+	text = text[lead:]
+	if len(text) == 0 {
+		return
+	}
+	var b []byte
+	if lead > 0 && lm.start > 0 && w.para[lm.start-1] != ' ' && w.para[lm.start-1] != '\n' {
+		b = append(b, ' ')
+	}
+	if sameAddress(string(text), lm.href) {
+		// a link whose text is its address: an autolink says it once
+		b = append(b, '<')
+		b = append(b, lm.href...)
+		b = append(b, '>')
+		w.para = append(w.para[:lm.start], b...)
+		return
+	}
+	b = append(b, '[')
+	for _, c := range text {
+		switch c {
+		case '[', ']':
+			b = append(b, '\\', c)
+		case '\n':
+			b = append(b, ' ')
+		default:
+			b = append(b, c)
+		}
+	}
+	b = append(b, "]("...)
+	b = append(b, lm.href...)
+	b = append(b, ')')
+	w.para = append(w.para[:lm.start], b...)
+}
+
+// sameAddress reports link text that spells the link's own address,
+// give or take the scheme, "www." and a final slash.
+func sameAddress(text, href string) bool {
+	norm := func(s string) string {
+		s = strings.ToLower(strings.TrimSpace(s))
+		s = strings.TrimPrefix(strings.TrimPrefix(s, "https://"), "http://")
+		s = strings.TrimPrefix(s, "www.")
+		return strings.TrimSuffix(s, "/")
+	}
+	t := norm(text)
+	return t != "" && t == norm(href)
+}
+
+func (w *mdWriter) closeCode() {
+	if w.codeStart > len(w.para) {
+		return
+	}
+	content := trimRightSpace(w.para[w.codeStart:])
+	if len(content) < len(w.para[w.codeStart:]) {
+		w.space = true
+	}
+	if len(content) == 0 {
+		w.para = w.para[:w.codeStart]
+		return
+	}
+	ticks := longestRun(content, '`') + 1
+	fence := strings.Repeat("`", ticks)
+	var b []byte
+	b = append(b, fence...)
+	pad := content[0] == '`' || content[len(content)-1] == '`'
+	if pad {
+		b = append(b, ' ')
+	}
+	for _, c := range content {
+		if c == '\n' {
+			c = ' '
+		}
+		b = append(b, c)
+	}
+	if pad {
+		b = append(b, ' ')
+	}
+	b = append(b, fence...)
+	w.para = append(w.para[:w.codeStart], b...)
+}
+
+func longestRun(b []byte, c byte) int {
+	best, run := 0, 0
+	for _, x := range b {
+		if x == c {
+			run++
+			if run > best {
+				best = run
+			}
+		} else {
+			run = 0
+		}
+	}
+	return best
+}
+
+// block ends the current inline block, if any.
+func (w *mdWriter) block() {
+	if w.pre > 0 {
+		return
+	}
+	if w.heading > 0 {
+		w.writeHeading()
+		return
+	}
+	w.writeBlock(true)
+}
+
+func (w *mdWriter) flush() {
+	w.links = w.links[:0]
+	w.code = 0
+	if w.pre > 0 {
+		w.pre = 0
+		w.writeCode()
+	}
+	w.block()
+}
+
+// separator writes the break before a new block.
+func (w *mdWriter) separator() {
+	inList := false
+	for _, c := range w.containers {
+		if c.list {
+			inList = true
+		}
+	}
+	if w.wrote {
+		if inList && w.lastInList {
+			w.out.WriteByte('\n')
+		} else {
+			w.out.WriteByte('\n')
+			var p []byte
+			for _, c := range w.containers {
+				if c.started {
+					p = append(p, c.cont...)
+				}
+			}
+			w.out.Write(trimRightSpace(p))
+			w.out.WriteByte('\n')
+		}
+	}
+	w.wrote = true
+	w.lastInList = inList
+}
+
+// linePrefix returns the container prefixes of the next line.
+func (w *mdWriter) linePrefix() string {
+	if len(w.containers) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	for i := range w.containers {
+		c := &w.containers[i]
+		if !c.started {
+			b.WriteString(c.first)
+			c.started = true
+		} else {
+			b.WriteString(c.cont)
+		}
+	}
+	return b.String()
+}
+
+// writeBlock writes the paragraph buffer; escape protects line starts
+// that Markdown would read as structure.
+func (w *mdWriter) writeBlock(escape bool) {
+	text := bytes.TrimSpace(w.para)
+	defer func() {
+		w.para = w.para[:0]
+		w.space = false
+	}()
+	if len(text) == 0 {
+		return
+	}
+	w.separator()
+	blank := 0
+	first := true
+	for len(text) > 0 {
+		line := text
+		if i := bytes.IndexByte(text, '\n'); i >= 0 {
+			line, text = text[:i], text[i+1:]
+		} else {
+			text = nil
+		}
+		line = bytes.TrimSpace(line)
+		if len(line) == 0 {
+			blank++
+			continue
+		}
+		if !first {
+			w.out.WriteByte('\n')
+			if blank > 0 {
+				w.out.WriteString(strings.TrimRight(w.contPrefix(), " "))
+				w.out.WriteByte('\n')
+			}
+		}
+		blank = 0
+		first = false
+		w.out.WriteString(w.linePrefix())
+		if k := escapeAt(line); escape && k >= 0 {
+			w.out.Write(line[:k])
+			w.out.WriteByte('\\')
+			line = line[k:]
+		}
+		w.out.Write(line)
+	}
+}
+
+func (w *mdWriter) contPrefix() string {
+	var b strings.Builder
+	for _, c := range w.containers {
+		if c.started {
+			b.WriteString(c.cont)
+		}
+	}
+	return b.String()
+}
+
+func (w *mdWriter) writeHeading() {
+	level := w.heading
+	w.heading = 0
+	text := strings.Join(strings.Fields(string(w.para)), " ")
+	w.para = w.para[:0]
+	w.space = false
+	if text == "" {
+		w.heading = level
+		return
+	}
+	w.separator()
+	w.out.WriteString(w.linePrefix())
+	w.out.WriteString(strings.Repeat("#", level))
+	w.out.WriteByte(' ')
+	w.out.WriteString(text)
+	w.heading = level
+}
+
+func (w *mdWriter) writeCode() {
+	body := string(w.para)
+	w.para = w.para[:0]
+	w.space = false
+	body = strings.Trim(body, "\n")
+	if strings.TrimSpace(body) == "" {
+		return
+	}
+	fenceLen := 3
+	if r := longestRun([]byte(body), '`'); r >= fenceLen {
+		fenceLen = r + 1
+	}
+	fence := strings.Repeat("`", fenceLen)
+	w.separator()
+	w.out.WriteString(w.linePrefix())
+	w.out.WriteString(fence)
+	w.out.WriteString(w.preLang)
+	cont := w.contPrefix()
+	for _, line := range strings.Split(body, "\n") {
+		w.out.WriteByte('\n')
+		line = strings.TrimRight(line, " \t\r")
+		if line == "" {
+			w.out.WriteString(strings.TrimRight(cont, " "))
+			continue
+		}
+		w.out.WriteString(cont)
+		w.out.WriteString(line)
+	}
+	w.out.WriteByte('\n')
+	w.out.WriteString(cont)
+	w.out.WriteString(fence)
+	w.preLang = ""
+}
+
+func cellText(b []byte) string {
+	s := strings.Join(strings.Fields(string(b)), " ")
+	if strings.ContainsRune(s, '|') {
+		s = strings.ReplaceAll(s, "|", "\\|")
+	}
+	return s
+}
+
+func (w *mdWriter) writeTable(ts *tableState) {
+	if ts.row != nil && len(ts.row) > 0 {
+		ts.rows = append(ts.rows, ts.row)
+	}
+	cols := 0
+	for _, r := range ts.rows {
+		if len(r) > cols {
+			cols = len(r)
+		}
+	}
+	if cols == 0 {
+		return
+	}
+	empty := true
+	for _, r := range ts.rows {
+		for _, c := range r {
+			if c != "" {
+				empty = false
+			}
+		}
+	}
+	if empty {
+		return
+	}
+	w.separator()
+	writeRow := func(r []string, first bool) {
+		if !first {
+			w.out.WriteByte('\n')
+		}
+		w.out.WriteString(w.linePrefix())
+		w.out.WriteByte('|')
+		for c := 0; c < cols; c++ {
+			cell := ""
+			if c < len(r) {
+				cell = r[c]
+			}
+			w.out.WriteByte(' ')
+			w.out.WriteString(cell)
+			if cell != "" {
+				w.out.WriteByte(' ')
+			}
+			w.out.WriteByte('|')
+		}
+	}
+	writeRow(ts.rows[0], true)
+	w.out.WriteByte('\n')
+	w.out.WriteString(w.linePrefix())
+	w.out.WriteByte('|')
+	for c := 0; c < cols; c++ {
+		w.out.WriteString(" --- |")
+	}
+	for _, r := range ts.rows[1:] {
+		writeRow(r, false)
+	}
+}
+
+// escapeLineStart puts a backslash before what would start a Markdown
+// block: "# ", "- ", "+ ", "* ", ">", "1. ", "1) ", fences, rules.
+func escapeLineStart(line string) string {
+	if k := escapeAt([]byte(line)); k >= 0 {
+		return line[:k] + "\\" + line[k:]
+	}
+	return line
+}
+
+// escapeAt returns where a backslash keeps line from starting a Markdown
+// block, or -1.
+func escapeAt(line []byte) int {
+	if len(line) == 0 {
+		return -1
+	}
+	switch c := line[0]; c {
+	case '#':
+		j := 0
+		for j < len(line) && line[j] == '#' {
+			j++
+		}
+		if j <= 6 && (j == len(line) || line[j] == ' ') {
+			return 0
+		}
+	case '-', '+', '*':
+		if len(line) == 1 || line[1] == ' ' || isRule(line) {
+			return 0
+		}
+	case '>', '|':
+		return 0
+	case '=':
+		if len(bytes.Trim(line, "= ")) == 0 {
+			return 0
+		}
+	case '_':
+		if isRule(line) {
+			return 0
+		}
+	case '`', '~':
+		if bytes.HasPrefix(line, []byte("```")) || bytes.HasPrefix(line, []byte("~~~")) {
+			return 0
+		}
+	default:
+		if c >= '0' && c <= '9' {
+			j := 0
+			for j < len(line) && j < 10 && line[j] >= '0' && line[j] <= '9' {
+				j++
+			}
+			if j < 10 && j < len(line) && (line[j] == '.' || line[j] == ')') && (j+1 == len(line) || line[j+1] == ' ') {
+				return j
+			}
+		}
+	}
+	return -1
+}
+
+// isRule reports a thematic break: three or more of one of - * _ with
+// only spaces between.
+func isRule(line []byte) bool {
+	c := line[0]
+	n := 0
+	for i := 0; i < len(line); i++ {
+		switch line[i] {
+		case c:
+			n++
+		case ' ', '\t':
+		default:
+			return false
+		}
+	}
+	return n >= 3
+}

@@ -1,0 +1,1571 @@
+package htmlx
+
+import (
+	"bytes"
+	"strings"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+)
+
+// The tree builder: a streaming, bounded subset of the HTML tree
+// construction rules, on top of html.Tokenizer. It keeps what matters for
+// reading a page and for hiding what a browser hides: implied end tags,
+// void and raw-text elements, table rows and cells with foster parenting,
+// stray and misnested end tags, foreign content and its break-out tags,
+// the quirks-mode <table> inside <p>, the select that holds its ground,
+// closed <details>, and the reopening of implicitly closed *hidden*
+// formatting elements. It leaves out what only moves visible text around
+// (the adoption agency's restructuring, cloning of shown formatting
+// elements). Every rule is O(1) per token, or bounded by a small constant
+// (the stack depth, 32 hidden formatting elements), so the cost is linear
+// in the input.
+//
+// Bounds: the parse stops at the first element that would exceed
+// Limits.MaxDepth open elements or the first node beyond Limits.MaxNodes;
+// everything before the cut is kept and the result is marked partial.
+// Excluded subtrees (scripts, styles, hidden elements, form controls,
+// foreign content, templates...) are tracked on the stack but keep no
+// nodes and no text; their elements still count toward MaxNodes.
+//
+// Hidden means: the hidden attribute, aria-hidden="true", type="hidden",
+// an inline style or a simple class or id rule of an earlier <style> that
+// hides (display:none, visibility:hidden, opacity:0, font-size:0, off
+// screen...), and conventional hiding classes (sr-only, d-none...).
+
+const (
+	kindElement uint8 = iota
+	kindText
+)
+
+// node flags
+const (
+	flagSpaceBefore uint16 = 1 << iota // white space preceded the node
+	flagPre                            // text whose white space is kept
+	flagTH                             // a header cell
+	flagChrome                         // page chrome by tag or role
+)
+
+// nilNode marks an absent link in the node arena.
+const nilNode int32 = -1
+
+// node is one element or text run of the document. Nodes live in an arena
+// in document order, so a parent always precedes its descendants: a loop
+// over the arena backwards visits every child before its parent.
+type node struct {
+	tag    atom.Atom
+	kind   uint8
+	flags  uint16
+	hints  uint32 // class/id/role hint bits
+	class  uint32 // hash of the class attribute, to find repeated siblings
+	parent int32
+	first  int32
+	last   int32
+	next   int32
+	prev   int32
+	// text is the text of a text node; for an element it is the
+	// attribute that matters for rendering: href of a, alt of img, the
+	// code language of pre and code, the start number of ol.
+	text string
+	// chars counts non-space characters of a text node; punct its
+	// sentence punctuation.
+	chars int32
+	punct int32
+}
+
+// tag ids for the elements whose topmost open position is tracked, so
+// that scope checks and end tags cost O(1) instead of a stack walk.
+const (
+	idNone uint8 = iota
+	idP
+	idLI
+	idDD
+	idDT
+	idA
+	idButton
+	idTable
+	idTR
+	idTD
+	idTH
+	idTSection
+	idCaption
+	idColgroup
+	idSelect
+	idTemplate
+	idHeading
+	idForm
+	idOption
+	idOptgroup
+	idApplet
+	idMarquee
+	idObject
+	idRuby
+	idRt
+	// special blocks whose end tag needs an element in scope
+	idAddress
+	idArticle
+	idAside
+	idBlockquote
+	idCenter
+	idDetails
+	idDialog
+	idDir
+	idDiv
+	idDL
+	idFieldset
+	idFigcaption
+	idFigure
+	idFooter
+	idHeader
+	idHgroup
+	idListing
+	idMain
+	idMenu
+	idNav
+	idOL
+	idPre
+	idSearch
+	idSection
+	idSummary
+	idUL
+	// formatting elements
+	idB
+	idBig
+	idCode
+	idEm
+	idFont
+	idI
+	idNobr
+	idS
+	idSmall
+	idStrike
+	idStrong
+	idTT
+	idU
+	numIDs
+)
+
+func tagID(a atom.Atom) uint8 {
+	switch a {
+	case atom.P:
+		return idP
+	case atom.Li:
+		return idLI
+	case atom.Dd:
+		return idDD
+	case atom.Dt:
+		return idDT
+	case atom.A:
+		return idA
+	case atom.Button:
+		return idButton
+	case atom.Table:
+		return idTable
+	case atom.Tr:
+		return idTR
+	case atom.Td:
+		return idTD
+	case atom.Th:
+		return idTH
+	case atom.Tbody, atom.Thead, atom.Tfoot:
+		return idTSection
+	case atom.Caption:
+		return idCaption
+	case atom.Colgroup:
+		return idColgroup
+	case atom.Select:
+		return idSelect
+	case atom.Template:
+		return idTemplate
+	case atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6:
+		return idHeading
+	case atom.Form:
+		return idForm
+	case atom.Option:
+		return idOption
+	case atom.Optgroup:
+		return idOptgroup
+	case atom.Applet:
+		return idApplet
+	case atom.Marquee:
+		return idMarquee
+	case atom.Object:
+		return idObject
+	case atom.Ruby:
+		return idRuby
+	case atom.Rt, atom.Rp, atom.Rb, atom.Rtc:
+		return idRt
+	case atom.Address:
+		return idAddress
+	case atom.Article:
+		return idArticle
+	case atom.Aside:
+		return idAside
+	case atom.Blockquote:
+		return idBlockquote
+	case atom.Center:
+		return idCenter
+	case atom.Details:
+		return idDetails
+	case atom.Dialog:
+		return idDialog
+	case atom.Dir:
+		return idDir
+	case atom.Div:
+		return idDiv
+	case atom.Dl:
+		return idDL
+	case atom.Fieldset:
+		return idFieldset
+	case atom.Figcaption:
+		return idFigcaption
+	case atom.Figure:
+		return idFigure
+	case atom.Footer:
+		return idFooter
+	case atom.Header:
+		return idHeader
+	case atom.Hgroup:
+		return idHgroup
+	case atom.Listing:
+		return idListing
+	case atom.Main:
+		return idMain
+	case atom.Menu:
+		return idMenu
+	case atom.Nav:
+		return idNav
+	case atom.Ol:
+		return idOL
+	case atom.Pre:
+		return idPre
+	case atom.Search:
+		return idSearch
+	case atom.Section:
+		return idSection
+	case atom.Summary:
+		return idSummary
+	case atom.Ul:
+		return idUL
+	case atom.B:
+		return idB
+	case atom.Big:
+		return idBig
+	case atom.Code:
+		return idCode
+	case atom.Em:
+		return idEm
+	case atom.Font:
+		return idFont
+	case atom.I:
+		return idI
+	case atom.Nobr:
+		return idNobr
+	case atom.S:
+		return idS
+	case atom.Small:
+		return idSmall
+	case atom.Strike:
+		return idStrike
+	case atom.Strong:
+		return idStrong
+	case atom.Tt:
+		return idTT
+	case atom.U:
+		return idU
+	}
+	return idNone
+}
+
+// isSpecial reports the HTML "special" category: elements that stop the
+// search for a misnested end tag.
+func isSpecial(a atom.Atom) bool {
+	switch a {
+	case atom.Address, atom.Applet, atom.Area, atom.Article, atom.Aside,
+		atom.Base, atom.Basefont, atom.Bgsound, atom.Blockquote, atom.Body,
+		atom.Br, atom.Button, atom.Caption, atom.Center, atom.Col,
+		atom.Colgroup, atom.Dd, atom.Details, atom.Dir, atom.Div, atom.Dl,
+		atom.Dt, atom.Embed, atom.Fieldset, atom.Figcaption, atom.Figure,
+		atom.Footer, atom.Form, atom.Frame, atom.Frameset, atom.H1, atom.H2,
+		atom.H3, atom.H4, atom.H5, atom.H6, atom.Head, atom.Header,
+		atom.Hgroup, atom.Hr, atom.Html, atom.Iframe, atom.Img, atom.Input,
+		atom.Keygen, atom.Li, atom.Link, atom.Listing, atom.Main,
+		atom.Marquee, atom.Menu, atom.Meta, atom.Nav, atom.Noembed,
+		atom.Noframes, atom.Noscript, atom.Object, atom.Ol, atom.P,
+		atom.Param, atom.Plaintext, atom.Pre, atom.Script, atom.Search,
+		atom.Section, atom.Select, atom.Source, atom.Style, atom.Summary,
+		atom.Table, atom.Tbody, atom.Td, atom.Template, atom.Textarea,
+		atom.Tfoot, atom.Th, atom.Thead, atom.Title, atom.Tr, atom.Track,
+		atom.Ul, atom.Wbr, atom.Xmp:
+		return true
+	}
+	return false
+}
+
+// closesP reports start tags that close an open p in button scope.
+func closesP(a atom.Atom) bool {
+	switch a {
+	case atom.Address, atom.Article, atom.Aside, atom.Blockquote,
+		atom.Center, atom.Details, atom.Dialog, atom.Dir, atom.Div, atom.Dl,
+		atom.Fieldset, atom.Figcaption, atom.Figure, atom.Footer,
+		atom.Header, atom.Hgroup, atom.Main, atom.Menu, atom.Nav, atom.Ol,
+		atom.P, atom.Search, atom.Section, atom.Summary, atom.Ul, atom.H1,
+		atom.H2, atom.H3, atom.H4, atom.H5, atom.H6, atom.Pre, atom.Listing,
+		atom.Form, atom.Plaintext, atom.Table, atom.Hr, atom.Xmp, atom.Li,
+		atom.Dd, atom.Dt:
+		return true
+	}
+	return false
+}
+
+func isVoid(a atom.Atom) bool {
+	switch a {
+	case atom.Area, atom.Base, atom.Basefont, atom.Bgsound, atom.Br,
+		atom.Col, atom.Embed, atom.Frame, atom.Hr, atom.Img, atom.Image,
+		atom.Input, atom.Keygen, atom.Link, atom.Meta, atom.Param,
+		atom.Source, atom.Track, atom.Wbr:
+		return true
+	}
+	return false
+}
+
+// excludedTag reports elements whose content a reader never sees as page
+// text: raw text and scripting, embedded and foreign content, form
+// controls, templates, closed dialogs.
+func excludedTag(a atom.Atom) bool {
+	switch a {
+	case atom.Script, atom.Style, atom.Template, atom.Noscript,
+		atom.Iframe, atom.Object, atom.Applet, atom.Embed, atom.Noembed,
+		atom.Noframes, atom.Frameset, atom.Button, atom.Select,
+		atom.Input, atom.Textarea, atom.Option, atom.Optgroup,
+		atom.Datalist, atom.Svg, atom.Math, atom.Canvas, atom.Video,
+		atom.Audio, atom.Map, atom.Title, atom.Head, atom.Dialog,
+		atom.Menuitem:
+		return true
+	}
+	return false
+}
+
+// breaksOutOfForeign reports HTML start tags that end svg or math content.
+func breaksOutOfForeign(a atom.Atom) bool {
+	switch a {
+	case atom.B, atom.Big, atom.Blockquote, atom.Body, atom.Br,
+		atom.Center, atom.Code, atom.Dd, atom.Div, atom.Dl, atom.Dt,
+		atom.Em, atom.Embed, atom.H1, atom.H2, atom.H3, atom.H4, atom.H5,
+		atom.H6, atom.Head, atom.Hr, atom.I, atom.Img, atom.Li,
+		atom.Listing, atom.Menu, atom.Meta, atom.Nobr, atom.Ol, atom.P,
+		atom.Pre, atom.Ruby, atom.S, atom.Small, atom.Span, atom.Strong,
+		atom.Strike, atom.Sub, atom.Sup, atom.Table, atom.Tt, atom.U,
+		atom.Ul, atom.Var:
+		return true
+	}
+	return false
+}
+
+// entry is one open element on the parser's stack. The position fields
+// are stack positions (-1 when there is none) of the topmost element at
+// or below this entry with the named property, so scope questions are
+// answered from the top entry alone.
+type entry struct {
+	node        int32 // arena index, or nilNode inside an excluded subtree
+	tag         atom.Atom
+	name        string // tag name of an element without an atom
+	id          uint8
+	skip        bool  // excluded subtree: no nodes, no text
+	pre         bool  // white space is kept
+	closed      bool  // a <details> without open: only its first summary shows
+	summary     bool  // that summary has been seen
+	afe         int32 // index in parser.afe of a hidden formatting element, or -1
+	marker      bool  // a cell, caption or object: a boundary of parser.afe
+	prevTop     int32
+	special     int32
+	specialLI   int32 // special, not counting address, div and p
+	scope       int32 // default scope barrier
+	listScope   int32
+	buttonScope int32
+	tableScope  int32
+	foreign     int32 // the svg or math root
+}
+
+// tree is the parser's result.
+type tree struct {
+	nodes    []node
+	partial  bool
+	title    string
+	ogTitle  string
+	siteName string
+	baseHref string
+	counted  int // elements and text runs parsed
+	deepest  int // most elements open at once
+}
+
+type parser struct {
+	z            *html.Tokenizer
+	doc          string
+	pos          int
+	t            tree
+	stack        []entry
+	top          [numIDs]int32
+	maxNodes     int
+	maxDepth     int
+	count        int // elements and text runs parsed, excluded ones included
+	pendingSpace bool
+	dropNewline  bool // the token after <pre> loses one leading newline
+	inTitle      bool
+	titleSeen    bool
+	stopped      bool
+	scratch      []byte
+	hiddenSel    hiddenSelectors
+	// afe lists the formatting elements that are still active in the
+	// HTML sense. Hidden ones closed implicitly (by a block end tag, say)
+	// are reopened before the next text, as browsers do, so what they
+	// hide stays hidden. Markers fence cells and captions.
+	afe         []afeEntry
+	afeHidden   int
+	quirks      bool // no or a legacy doctype: <table> leaves <p> open
+	closeSelect bool // the current pop may close an open select
+	formOpen    bool // the form element pointer: set by <form>, cleared by </form>
+	sawDoctype  bool
+	sawElement  bool
+}
+
+// afeEntry is a formatting element or a marker. Only hidden entries are
+// reopened; shown ones are kept so that an end tag matches the element a
+// browser would match.
+type afeEntry struct {
+	tag    atom.Atom
+	marker bool
+	open   bool
+	hidden bool
+}
+
+// maxHiddenFormatting bounds the hidden formatting elements kept active;
+// a document with more is cut there (read in part).
+const maxHiddenFormatting = 32
+
+func isFormatting(a atom.Atom) bool {
+	switch a {
+	case atom.A, atom.B, atom.Big, atom.Code, atom.Em, atom.Font, atom.I,
+		atom.Nobr, atom.S, atom.Small, atom.Strike, atom.Strong, atom.Tt, atom.U:
+		return true
+	}
+	return false
+}
+
+// reconstructs reports start tags before which browsers reopen the
+// active formatting elements: inline, void and ordinary elements, not
+// blocks, table parts or head elements.
+func reconstructs(a atom.Atom) bool {
+	if closesP(a) {
+		return false
+	}
+	switch a {
+	case atom.Table, atom.Caption, atom.Colgroup, atom.Col, atom.Tbody,
+		atom.Thead, atom.Tfoot, atom.Tr, atom.Td, atom.Th, atom.Html,
+		atom.Head, atom.Body, atom.Title, atom.Meta, atom.Base, atom.Link,
+		atom.Script, atom.Style, atom.Template, atom.Noscript, atom.Frameset,
+		atom.Frame, atom.Option, atom.Optgroup, atom.Rb, atom.Rp, atom.Rt,
+		atom.Rtc, atom.Svg, atom.Math:
+		return false
+	}
+	return true
+}
+
+// maxEndTagScan bounds the walk down the stack for an end tag of an
+// element without a tracked id (span, custom elements...). Such elements
+// left open more than this many levels below are not closed by it; their
+// text is kept either way.
+const maxEndTagScan = 24
+
+// parseHTML builds the bounded tree of doc.
+func parseHTML(doc string, maxNodes, maxDepth int) *tree {
+	p := &parser{
+		z:        html.NewTokenizer(strings.NewReader(doc)),
+		doc:      doc,
+		maxNodes: maxNodes,
+		maxDepth: maxDepth,
+	}
+	for i := range p.top {
+		p.top[i] = -1
+	}
+	p.quirks = true // until a doctype says otherwise
+	est := len(doc) / 64
+	if est > maxNodes {
+		est = maxNodes
+	}
+	if est < 16 {
+		est = 16
+	}
+	p.t.nodes = make([]node, 1, est)
+	p.t.nodes[0] = node{kind: kindElement, tag: atom.Body, parent: nilNode, first: nilNode, last: nilNode, next: nilNode, prev: nilNode}
+	p.stack = make([]entry, 0, 64)
+	p.run()
+	p.t.counted = p.count
+	return &p.t
+}
+
+func (p *parser) run() {
+	z := p.z
+	for !p.stopped {
+		tt := z.Next()
+		raw := z.Raw()
+		start := p.pos
+		p.pos += len(raw)
+		if tt != html.TextToken {
+			p.dropNewline = false
+		}
+		switch tt {
+		case html.ErrorToken:
+			return
+		case html.TextToken:
+			if !p.sawElement && !isSpaceOnly(raw) {
+				// content before a doctype: the doctype no longer counts
+				p.sawElement = true
+			}
+			p.text(raw, start)
+		case html.StartTagToken:
+			p.startTag(false)
+		case html.SelfClosingTagToken:
+			p.startTag(true)
+		case html.EndTagToken:
+			p.sawElement = true
+			p.endTag()
+		case html.DoctypeToken:
+			if !p.sawDoctype && !p.sawElement {
+				p.sawDoctype = true
+				p.quirks = quirksDoctype(z.Text())
+			}
+		}
+		p.z.AllowCDATA(p.inForeign())
+	}
+}
+
+func (p *parser) current() *entry {
+	if len(p.stack) == 0 {
+		return nil
+	}
+	return &p.stack[len(p.stack)-1]
+}
+
+func (p *parser) inForeign() bool {
+	if e := p.current(); e != nil {
+		return e.foreign >= 0
+	}
+	return false
+}
+
+func (p *parser) skipping() bool {
+	if e := p.current(); e != nil {
+		return e.skip
+	}
+	return false
+}
+
+// parentNode is the arena index new nodes attach to.
+func (p *parser) parentNode() int32 {
+	for i := len(p.stack) - 1; i >= 0; i-- {
+		if n := p.stack[i].node; n != nilNode {
+			return n
+		}
+	}
+	return 0
+}
+
+func (p *parser) countNode() bool {
+	if p.count >= p.maxNodes {
+		p.t.partial = true
+		p.stopped = true
+		return false
+	}
+	p.count++
+	return true
+}
+
+// appendNode adds n as the last child of parent, or, for foster
+// parenting, before the sibling before (when before != nilNode).
+func (p *parser) appendNode(n node, parent, before int32) int32 {
+	idx := int32(len(p.t.nodes))
+	n.parent = parent
+	n.first, n.last, n.next, n.prev = nilNode, nilNode, nilNode, nilNode
+	if p.pendingSpace {
+		n.flags |= flagSpaceBefore
+		p.pendingSpace = false
+	}
+	nodes := append(p.t.nodes, n)
+	par := &nodes[parent]
+	if before != nilNode {
+		b := &nodes[before]
+		nodes[idx].next = before
+		nodes[idx].prev = b.prev
+		if b.prev != nilNode {
+			nodes[b.prev].next = idx
+		} else {
+			par.first = idx
+		}
+		b.prev = idx
+	} else {
+		if par.last != nilNode {
+			nodes[par.last].next = idx
+			nodes[idx].prev = par.last
+		} else {
+			par.first = idx
+		}
+		par.last = idx
+	}
+	p.t.nodes = nodes
+	return idx
+}
+
+// insertionPoint returns the parent for new content and, when the
+// current node is a table part (content there is foster parented before
+// the table), the table to insert before.
+func (p *parser) insertionPoint() (parent, before int32) {
+	parent = p.parentNode()
+	switch p.t.nodes[parent].tag {
+	case atom.Table, atom.Tbody, atom.Thead, atom.Tfoot, atom.Tr:
+		if e := p.current(); e != nil && !e.skip {
+			tpos := p.top[idTable]
+			if tpos >= 0 {
+				tbl := p.stack[tpos].node
+				if tbl != nilNode && p.t.nodes[tbl].parent != nilNode {
+					return p.t.nodes[tbl].parent, tbl
+				}
+			}
+		}
+	}
+	return parent, nilNode
+}
+
+func isSpaceOnly(b []byte) bool {
+	for _, c := range b {
+		switch c {
+		case ' ', '\t', '\n', '\r', '\f':
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+func (p *parser) text(raw []byte, start int) {
+	z := p.z
+	if p.inTitle {
+		if !p.titleSeen {
+			p.t.title = string(z.Text())
+			p.titleSeen = true
+		}
+		return
+	}
+	if p.afeHidden > 0 && !p.skipping() && !isSpaceOnly(raw) {
+		p.reconstruct()
+		if p.stopped {
+			return
+		}
+	}
+	if p.skipping() {
+		p.dropNewline = false
+		if e := p.current(); e.tag == atom.Style && e.foreign < 0 {
+			p.hiddenSel.scan(z.Text(), &p.scratch)
+		}
+		return
+	}
+	e := p.current()
+	if e != nil && e.closed {
+		return
+	}
+	pre := e != nil && e.pre
+	if p.dropNewline {
+		p.dropNewline = false
+		if len(raw) > 0 && raw[0] == '\n' {
+			raw = raw[1:]
+			start++
+		} else if len(raw) > 1 && raw[0] == '\r' && raw[1] == '\n' {
+			raw = raw[2:]
+			start += 2
+		}
+		if len(raw) == 0 {
+			return
+		}
+	}
+	if !pre && isSpaceOnly(raw) {
+		p.pendingSpace = true
+		return
+	}
+	var s string
+	if bytes.IndexByte(raw, '&') < 0 && bytes.IndexByte(raw, '\r') < 0 && bytes.IndexByte(raw, 0) < 0 &&
+		start+len(raw) <= len(p.doc) && p.doc[start:start+len(raw)] == string(raw) {
+		s = p.doc[start : start+len(raw)]
+	} else {
+		s = string(z.Text())
+		if len(raw) < len(z.Raw()) {
+			// the dropped newline after <pre>
+			s = strings.TrimPrefix(s, "\n")
+		}
+		// browsers ignore NUL in text
+		s = strings.ReplaceAll(s, "\x00", "")
+	}
+	if s == "" {
+		return
+	}
+	if !p.countNode() {
+		return
+	}
+	chars, punct := textCounts(s)
+	n := node{kind: kindText, text: s, chars: int32(chars), punct: int32(punct)}
+	if pre {
+		n.flags |= flagPre
+	}
+	parent, before := p.insertionPoint()
+	p.appendNode(n, parent, before)
+}
+
+// attrs are the attributes of a start tag that matter here.
+type attrs struct {
+	hidden bool
+	hints  uint32
+	class  uint32
+	href   string
+	alt    string
+	lang   string
+	start  string
+	// meta attributes, valid until the tokenizer's next token
+	property  []byte
+	name      []byte
+	content   []byte
+	open      bool
+	chrome    bool
+	fontBreak bool // a color, face or size attribute (font leaves svg)
+}
+
+func (p *parser) readAttrs(a atom.Atom, hasAttr bool) attrs {
+	var at attrs
+	z := p.z
+	for hasAttr {
+		var key, val []byte
+		key, val, hasAttr = z.TagAttr()
+		switch string(key) {
+		case "class":
+			at.class = classHash(val)
+			if p.hiddenSel.hidesClass(val) {
+				at.hidden = true
+			}
+			at.hints |= classHints(val, &p.scratch)
+			if hiddenClass(val, &p.scratch) {
+				at.hidden = true
+			}
+			if a == atom.Pre || a == atom.Code {
+				if l := codeLanguage(val); l != "" {
+					at.lang = l
+				}
+			}
+		case "id", "itemprop":
+			if string(key) == "id" && p.hiddenSel.hidesID(val) {
+				at.hidden = true
+			}
+			at.hints |= classHints(val, &p.scratch)
+			if string(key) == "itemprop" && asciiEqualFold(bytes.TrimSpace(val), "articlebody") {
+				at.hints |= hintArticleBody
+			}
+		case "role":
+			r := bytes.TrimSpace(val)
+			switch {
+			case asciiEqualFold(r, "navigation"), asciiEqualFold(r, "banner"),
+				asciiEqualFold(r, "contentinfo"), asciiEqualFold(r, "complementary"),
+				asciiEqualFold(r, "search"), asciiEqualFold(r, "menu"),
+				asciiEqualFold(r, "menubar"), asciiEqualFold(r, "toolbar"),
+				asciiEqualFold(r, "tablist"), asciiEqualFold(r, "alertdialog"):
+				at.chrome = true
+			case asciiEqualFold(r, "dialog"):
+				at.chrome = true
+			case asciiEqualFold(r, "main"), asciiEqualFold(r, "article"):
+				at.hints |= hintMain
+			}
+		case "hidden":
+			at.hidden = true
+		case "aria-hidden":
+			if asciiEqualFold(bytes.TrimSpace(val), "true") {
+				at.hidden = true
+			}
+		case "type":
+			if asciiEqualFold(bytes.TrimSpace(val), "hidden") {
+				at.hidden = true
+			}
+		case "style":
+			if hiddenStyle(val, &p.scratch) {
+				at.hidden = true
+			}
+		case "href":
+			if a == atom.A || a == atom.Base {
+				at.href = string(bytes.TrimSpace(val))
+			}
+		case "alt":
+			if a == atom.Img || a == atom.Image {
+				at.alt = string(val)
+			}
+		case "start":
+			if a == atom.Ol {
+				at.start = string(bytes.TrimSpace(val))
+			}
+		case "property":
+			if a == atom.Meta {
+				at.property = val
+			}
+		case "name":
+			if a == atom.Meta {
+				at.name = val
+			}
+		case "content":
+			if a == atom.Meta {
+				at.content = val
+			}
+		case "open":
+			at.open = true
+		case "color", "face", "size":
+			at.fontBreak = true
+		case "data-lang", "data-language":
+			if a == atom.Pre || a == atom.Code {
+				at.lang = codeLanguageWord(val)
+			}
+		}
+	}
+	return at
+}
+
+// classHash is the FNV-1a hash of a class value with white space
+// trimmed; zero stays for "no class".
+func classHash(val []byte) uint32 {
+	val = bytes.TrimSpace(val)
+	if len(val) == 0 {
+		return 0
+	}
+	h := uint32(2166136261)
+	for _, c := range val {
+		h ^= uint32(c)
+		h *= 16777619
+	}
+	if h == 0 {
+		h = 1
+	}
+	return h
+}
+
+func asciiEqualFold(b []byte, lower string) bool {
+	if len(b) != len(lower) {
+		return false
+	}
+	for i := 0; i < len(b); i++ {
+		c := b[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != lower[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func (p *parser) startTag(selfClosing bool) {
+	z := p.z
+	nameBytes, hasAttr := z.TagName()
+	a := atom.Lookup(nameBytes)
+	var pre *attrs
+	if p.inForeign() {
+		fontBreak := false
+		if a == atom.Font && hasAttr {
+			at := p.readAttrs(a, hasAttr)
+			pre, fontBreak = &at, at.fontBreak
+		}
+		if breaksOutOfForeign(a) || fontBreak {
+			p.popTo(int(p.current().foreign))
+		} else {
+			switch a {
+			case atom.Script, atom.Style, atom.Title, atom.Textarea, atom.Xmp,
+				atom.Iframe, atom.Noembed, atom.Noframes, atom.Noscript, atom.Plaintext:
+				// in svg and math these hold markup, not raw text
+				z.NextIsNotRawText()
+			}
+			if !p.countNode() {
+				return
+			}
+			if !selfClosing {
+				if len(p.stack) >= p.maxDepth {
+					p.t.partial = true
+					p.stopped = true
+					return
+				}
+				p.push(a, nameBytes, nilNode, true, false)
+			}
+			return
+		}
+	}
+	p.sawElement = true
+	switch a {
+	case atom.Html, atom.Body, atom.Frameset:
+		if hasAttr {
+			p.readAttrs(a, hasAttr)
+		}
+		return
+	case atom.Head:
+		return
+	case atom.Image:
+		a = atom.Img
+	}
+	if p.afeHidden > 0 && !p.skipping() && reconstructs(a) {
+		p.reconstruct()
+		if p.stopped {
+			return
+		}
+	}
+	var at attrs
+	switch a {
+	case atom.Meta:
+		if !p.skipping() {
+			at = p.readAttrs(a, hasAttr)
+			p.meta(&at)
+		}
+		return
+	case atom.Base:
+		if !p.skipping() {
+			at = p.readAttrs(a, hasAttr)
+			if p.t.baseHref == "" && at.href != "" {
+				p.t.baseHref = at.href
+			}
+		}
+		return
+	case atom.Title:
+		if !p.skipping() && !p.titleSeen {
+			p.inTitle = true
+		}
+	}
+
+	// implied end tags
+	switch {
+	case a == atom.Li:
+		p.closeListItem(idLI, idLI)
+	case a == atom.Dd || a == atom.Dt:
+		p.closeListItem(idDD, idDT)
+	}
+	if a == atom.Form && p.formOpen && p.top[idTemplate] < 0 {
+		// a form inside a form is ignored, tag and all
+		return
+	}
+	formInTable := a == atom.Form && p.inTableMode()
+	if closesP(a) && !(a == atom.Table && p.quirks) && !formInTable {
+		p.closePInButtonScope()
+	}
+	switch a {
+	case atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6:
+		// a heading closes a heading that is the current node; when that
+		// one is hidden the new one nests in it instead, since a browser
+		// may have reopened a formatting element inside it first
+		if e := p.current(); e != nil && e.id == idHeading && !e.skip {
+			p.popTo(len(p.stack) - 1)
+		}
+	case atom.A:
+		if t := p.top[idA]; t >= 0 && t > p.current().special && t > p.current().scope {
+			p.popTo(int(t))
+		}
+	case atom.Option, atom.Optgroup:
+		if e := p.current(); e != nil && e.id == idOption {
+			p.popTo(len(p.stack) - 1)
+		}
+	case atom.Button:
+		if t := p.top[idButton]; t >= 0 && t > p.current().scope {
+			p.popTo(int(t))
+		}
+	case atom.Tbody, atom.Thead, atom.Tfoot, atom.Tr, atom.Td, atom.Th, atom.Caption, atom.Colgroup, atom.Col:
+		if !p.tableStart(a) {
+			return
+		}
+	case atom.Rb, atom.Rp, atom.Rt, atom.Rtc:
+		if e := p.current(); e != nil && e.id == idRt {
+			p.popTo(len(p.stack) - 1)
+		}
+	}
+
+	if p.stopped {
+		return
+	}
+	// attributes are read once the implied end tags have closed what
+	// they close; inside an excluded subtree only the hiding of a
+	// formatting element matters (browsers reopen it after its parent
+	// closes)
+	if pre != nil {
+		at = *pre
+	} else if !p.skipping() || isFormatting(a) {
+		at = p.readAttrs(a, hasAttr)
+	}
+	skip := p.skipping() || at.hidden || excludedTag(a)
+	if e := p.current(); e != nil && e.closed {
+		// a closed <details> shows its first <summary> only
+		if a == atom.Summary && !e.summary {
+			e.summary = true
+		} else {
+			skip = true
+		}
+	}
+	if a == atom.Dialog && at.open {
+		skip = p.skipping() || at.hidden
+	}
+	void := isVoid(a)
+	if !void && !selfClosingForeign(a, selfClosing) && len(p.stack) >= p.maxDepth {
+		p.t.partial = true
+		p.stopped = true
+		return
+	}
+	if !p.countNode() {
+		return
+	}
+	idx := nilNode
+	if !skip {
+		switch a {
+		case atom.Area, atom.Base, atom.Basefont, atom.Bgsound, atom.Col,
+			atom.Embed, atom.Frame, atom.Input, atom.Keygen, atom.Link,
+			atom.Meta, atom.Param, atom.Source, atom.Track, atom.Wbr:
+			// no node: nothing to render
+		default:
+			n := node{kind: kindElement, tag: a, hints: at.hints, class: at.class}
+			switch a {
+			case atom.A:
+				n.text = at.href
+			case atom.Img:
+				n.text = at.alt
+			case atom.Pre, atom.Code:
+				n.text = at.lang
+			case atom.Ol:
+				n.text = at.start
+			case atom.Th:
+				n.flags |= flagTH
+			}
+			if at.chrome {
+				n.flags |= flagChrome
+			}
+			parent, before := p.parentNode(), nilNode
+			switch a {
+			case atom.Table, atom.Caption, atom.Colgroup, atom.Tbody, atom.Thead,
+				atom.Tfoot, atom.Tr, atom.Td, atom.Th, atom.Form:
+			default:
+				parent, before = p.insertionPoint()
+			}
+			idx = p.appendNode(n, parent, before)
+		}
+	}
+	if void {
+		return
+	}
+	if a == atom.Svg || a == atom.Math {
+		if selfClosing {
+			return
+		}
+		p.push(a, nameBytes, idx, true, true)
+		return
+	}
+	p.push(a, nameBytes, idx, skip, false)
+	if a == atom.Details && !at.open {
+		p.current().closed = true
+	}
+	switch a {
+	case atom.Td, atom.Th, atom.Caption, atom.Applet, atom.Object, atom.Marquee, atom.Template:
+		if len(p.afe) > 0 {
+			p.afe = append(p.afe, afeEntry{marker: true})
+			p.current().marker = true
+		}
+	}
+	if isFormatting(a) {
+		if at.hidden {
+			if p.afeHidden >= maxHiddenFormatting {
+				p.t.partial = true
+				p.stopped = true
+				return
+			}
+			p.afeHidden++
+		} else {
+			p.noahsArk(a)
+		}
+		p.afe = append(p.afe, afeEntry{tag: a, open: true, hidden: at.hidden})
+		p.current().afe = int32(len(p.afe) - 1)
+	}
+	switch a {
+	case atom.Pre, atom.Listing, atom.Textarea:
+		p.dropNewline = true
+	case atom.Form:
+		if p.top[idTemplate] < 0 {
+			p.formOpen = true
+		}
+		// a form in a table (outside a cell) holds nothing; browsers
+		// pop it at once
+		if formInTable {
+			p.popTo(len(p.stack) - 1)
+		}
+	}
+}
+
+func selfClosingForeign(a atom.Atom, selfClosing bool) bool {
+	return selfClosing && (a == atom.Svg || a == atom.Math)
+}
+
+func (p *parser) meta(at *attrs) {
+	key := bytes.TrimSpace(at.property)
+	if len(key) == 0 {
+		key = bytes.TrimSpace(at.name)
+	}
+	switch {
+	case asciiEqualFold(key, "og:title"):
+		if p.t.ogTitle == "" {
+			p.t.ogTitle = string(at.content)
+		}
+	case asciiEqualFold(key, "og:site_name"), asciiEqualFold(key, "application-name"):
+		if p.t.siteName == "" {
+			p.t.siteName = string(at.content)
+		}
+	}
+}
+
+// push opens an element. skip marks an excluded subtree; foreignRoot an
+// svg or math element.
+func (p *parser) push(a atom.Atom, name []byte, idx int32, skip, foreignRoot bool) {
+	pos := int32(len(p.stack))
+	e := entry{node: idx, tag: a, skip: skip, prevTop: -1, afe: -1,
+		special: -1, specialLI: -1, scope: -1, listScope: -1,
+		buttonScope: -1, tableScope: -1, foreign: -1}
+	if a == 0 {
+		e.name = string(name)
+	}
+	if prev := p.current(); prev != nil {
+		e.special, e.specialLI = prev.special, prev.specialLI
+		e.scope, e.listScope = prev.scope, prev.listScope
+		e.buttonScope, e.tableScope = prev.buttonScope, prev.tableScope
+		e.foreign = prev.foreign
+		e.pre = prev.pre
+		if prev.skip {
+			e.skip = true
+		}
+	}
+	if foreignRoot && e.foreign < 0 {
+		e.foreign = pos
+	}
+	inForeign := e.foreign >= 0
+	if !inForeign {
+		e.id = tagID(a)
+		if isSpecial(a) {
+			e.special = pos
+			if a != atom.Address && a != atom.Div && a != atom.P {
+				e.specialLI = pos
+			}
+		}
+		switch a {
+		case atom.Applet, atom.Caption, atom.Html, atom.Table, atom.Td,
+			atom.Th, atom.Marquee, atom.Object, atom.Template:
+			e.scope = pos
+		case atom.Ol, atom.Ul:
+			e.listScope = pos
+		case atom.Button:
+			e.buttonScope = pos
+		}
+		switch a {
+		case atom.Html, atom.Table, atom.Template:
+			e.tableScope = pos
+		}
+		switch a {
+		case atom.Pre, atom.Listing, atom.Textarea, atom.Xmp, atom.Plaintext:
+			e.pre = true
+		}
+	}
+	// svg and math elements are neither special nor scope barriers: an
+	// HTML end tag inside them closes them with what it closes
+	if e.id != idNone {
+		e.prevTop = p.top[e.id]
+		p.top[e.id] = pos
+	}
+	p.stack = append(p.stack, e)
+	if len(p.stack) > p.t.deepest {
+		p.t.deepest = len(p.stack)
+	}
+}
+
+// popTo closes every open element from the top down to position pos,
+// inclusive.
+func (p *parser) popTo(pos int) {
+	if sel := p.top[idSelect]; sel >= 0 && pos <= int(sel) && !p.closeSelect && p.top[idTemplate] < sel {
+		// an open select holds its ground: only its own end tag closes
+		// it. Browsers differ on which start tags end a select (newer
+		// ones let it hold content); keeping it open hides more, never
+		// less
+		return
+	}
+	for len(p.stack) > pos && len(p.stack) > 0 {
+		e := &p.stack[len(p.stack)-1]
+		if e.id != idNone {
+			p.top[e.id] = e.prevTop
+		}
+		if e.tag == atom.Title {
+			p.inTitle = false
+		}
+		if e.afe >= 0 && int(e.afe) < len(p.afe) {
+			p.afe[e.afe].open = false
+		}
+		if e.marker {
+			p.clearToMarker()
+		}
+		p.stack = p.stack[:len(p.stack)-1]
+	}
+}
+
+func maxPos(a, b int32) int32 {
+	if a > b {
+		return a
+	}
+	return b
+}
+
+func (p *parser) closePInButtonScope() {
+	e := p.current()
+	if e == nil {
+		return
+	}
+	if t := p.top[idP]; t >= 0 && t > maxPos(e.scope, e.buttonScope) {
+		p.popTo(int(t))
+	}
+}
+
+// closeListItem closes an open li (or dd/dt) unless a special element
+// other than address, div and p is open above it.
+func (p *parser) closeListItem(id1, id2 uint8) {
+	e := p.current()
+	if e == nil {
+		return
+	}
+	t := maxPos(p.top[id1], p.top[id2])
+	if t >= 0 && t >= e.specialLI {
+		p.popTo(int(t))
+	}
+}
+
+// tableStart applies the table rules to a start tag of a table part. It
+// reports whether the element is to be inserted.
+func (p *parser) tableStart(a atom.Atom) bool {
+	e := p.current()
+	tbl := p.top[idTable]
+	if tbl < 0 || tbl < e.tableScope {
+		// outside a table (or a template inside it) browsers ignore
+		// table parts
+		return false
+	}
+	closeAbove := func(id uint8) {
+		if t := p.top[id]; t > tbl {
+			p.popTo(int(t))
+		}
+	}
+	closeCell := func() {
+		if t := maxPos(p.top[idTD], p.top[idTH]); t > tbl {
+			p.popTo(int(t))
+		}
+	}
+	switch a {
+	case atom.Caption, atom.Colgroup:
+		p.popTo(int(tbl) + 1)
+	case atom.Col:
+		return false
+	case atom.Tbody, atom.Thead, atom.Tfoot:
+		p.popTo(int(tbl) + 1)
+	case atom.Tr:
+		closeCell()
+		closeAbove(idTR)
+		closeAbove(idCaption)
+	case atom.Td, atom.Th:
+		closeCell()
+		closeAbove(idCaption)
+		if t := p.top[idTR]; t < tbl {
+			// a cell without a row: open the row browsers imply
+			if len(p.stack) >= p.maxDepth {
+				p.t.partial = true
+				p.stopped = true
+				return false
+			}
+			if !p.countNode() {
+				return false
+			}
+			idx := nilNode
+			if !p.skipping() {
+				idx = p.appendNode(node{kind: kindElement, tag: atom.Tr}, p.parentNode(), nilNode)
+			}
+			p.push(atom.Tr, nil, idx, false, false)
+		}
+	}
+	return true
+}
+
+func (p *parser) endTag() {
+	z := p.z
+	nameBytes, _ := z.TagName()
+	a := atom.Lookup(nameBytes)
+	e := p.current()
+	if e == nil {
+		if a == atom.Br {
+			p.brFromEndTag()
+		}
+		return
+	}
+	if e.foreign >= 0 {
+		// in svg or math: close the matching foreign element, if any
+		// above the root; the root's own end tag closes it all
+		for i, n := len(p.stack)-1, 0; i >= int(e.foreign) && n < maxEndTagScan; i, n = i-1, n+1 {
+			s := &p.stack[i]
+			if s.tag == a && (a != 0 || s.name == string(nameBytes)) {
+				p.popTo(i)
+				return
+			}
+		}
+		if a == atom.P || a == atom.Br {
+			p.popTo(int(e.foreign))
+			e = p.current()
+			if e == nil {
+				return
+			}
+		}
+		// otherwise the HTML rules apply, and close the svg or math
+		// element with what they close
+	}
+	id := tagID(a)
+	switch id {
+	case idNone:
+		switch a {
+		case atom.Br:
+			p.brFromEndTag()
+			return
+		case atom.Html, atom.Body, atom.Head:
+			return
+		case atom.Title, atom.Style, atom.Script, atom.Textarea, atom.Iframe,
+			atom.Noscript, atom.Noembed, atom.Noframes, atom.Xmp:
+			if e.tag == a {
+				p.popTo(len(p.stack) - 1)
+			}
+			return
+		}
+		// any other end tag: walk down to a special element
+		for i, n := len(p.stack)-1, 0; i >= 0 && n < maxEndTagScan; i, n = i-1, n+1 {
+			s := &p.stack[i]
+			if s.tag == a && (a != 0 || s.name == string(nameBytes)) {
+				p.popTo(i)
+				return
+			}
+			if isSpecial(s.tag) {
+				return
+			}
+		}
+		return
+	case idP:
+		if t := p.top[idP]; t >= 0 && t > maxPos(e.scope, e.buttonScope) {
+			p.popTo(int(t))
+		}
+	case idLI:
+		if t := p.top[idLI]; t >= 0 && t > maxPos(e.scope, e.listScope) {
+			p.popTo(int(t))
+		}
+	case idTable, idTR, idTD, idTH, idTSection, idCaption, idColgroup:
+		if t := p.top[id]; t >= 0 && t >= e.tableScope {
+			p.popTo(int(t))
+		}
+	case idTemplate:
+		if t := p.top[id]; t >= 0 {
+			p.closeSelect = true
+			p.popTo(int(t))
+			p.closeSelect = false
+		}
+	case idSelect:
+		// not across a template opened inside it
+		if t := p.top[id]; t >= 0 && t >= e.scope {
+			p.popSelect(t)
+		}
+	case idForm:
+		// browsers take the form alone off the stack and leave what it
+		// holds open; closing it is only safe when it is the current node
+		if p.top[idTemplate] < 0 {
+			p.formOpen = false
+		}
+		if t := p.top[id]; t >= 0 && int(t) == len(p.stack)-1 {
+			p.popTo(int(t))
+		}
+	case idOption, idOptgroup, idRt:
+		if e.id == id {
+			p.popTo(len(p.stack) - 1)
+		}
+	case idApplet, idMarquee, idObject:
+		// scope barriers themselves
+		if t := p.top[id]; t >= 0 && t >= e.scope {
+			p.popTo(int(t))
+		}
+	case idA, idB, idBig, idCode, idEm, idFont, idI, idNobr, idS, idSmall,
+		idStrike, idStrong, idTT, idU:
+		// formatting: close it when no block is open above it
+		k := p.lastActive(a)
+		t := p.top[id]
+		closes := t >= 0 && t >= e.special && t > e.scope
+		if k >= 0 && !p.afe[k].open {
+			// implicitly closed earlier: the end tag ends it for good
+			p.removeActive(k)
+			return
+		}
+		if closes {
+			if k >= 0 && p.stack[t].afe == int32(k) {
+				p.removeActive(k)
+			}
+			p.popTo(int(t))
+		}
+	default:
+		if t := p.top[id]; t >= 0 && t > e.scope {
+			p.popTo(int(t))
+		}
+	}
+}
+
+// brFromEndTag treats </br> as <br>, as browsers do.
+func (p *parser) brFromEndTag() {
+	if p.skipping() || !p.countNode() {
+		return
+	}
+	parent, before := p.insertionPoint()
+	p.appendNode(node{kind: kindElement, tag: atom.Br}, parent, before)
+}
+
+// reconstruct reopens, as excluded subtrees, the hidden formatting
+// elements after the last marker that were closed implicitly.
+func (p *parser) reconstruct() {
+	start := len(p.afe)
+	for start > 0 && !p.afe[start-1].marker {
+		start--
+	}
+	for k := start; k < len(p.afe); k++ {
+		if p.afe[k].open || !p.afe[k].hidden {
+			continue
+		}
+		if len(p.stack) >= p.maxDepth || !p.countNode() {
+			p.t.partial = true
+			p.stopped = true
+			return
+		}
+		p.push(p.afe[k].tag, nil, nilNode, true, false)
+		p.current().afe = int32(k)
+		p.afe[k].open = true
+	}
+}
+
+// lastActive returns the index of the last hidden formatting element
+// with tag a after the last marker, or -1.
+func (p *parser) lastActive(a atom.Atom) int {
+	for k := len(p.afe) - 1; k >= 0; k-- {
+		if p.afe[k].marker {
+			return -1
+		}
+		if p.afe[k].tag == a {
+			return k
+		}
+	}
+	return -1
+}
+
+// noahsArk keeps at most two earlier shown entries of tag a after the
+// last marker, removing the earliest, as browsers keep three alike.
+func (p *parser) noahsArk(a atom.Atom) {
+	count, first := 0, -1
+	for k := len(p.afe) - 1; k >= 0 && !p.afe[k].marker; k-- {
+		if p.afe[k].tag == a && !p.afe[k].hidden {
+			count++
+			first = k
+		}
+	}
+	if count >= 3 {
+		p.removeActive(first)
+	}
+}
+
+// removeActive deletes entry k and renumbers the stack's references.
+func (p *parser) removeActive(k int) {
+	if p.afe[k].hidden {
+		p.afeHidden--
+	}
+	p.afe = append(p.afe[:k], p.afe[k+1:]...)
+	for i := range p.stack {
+		switch e := &p.stack[i]; {
+		case e.afe == int32(k):
+			e.afe = -1
+		case e.afe > int32(k):
+			e.afe--
+		}
+	}
+}
+
+// clearToMarker removes the entries after the last marker, and the
+// marker.
+func (p *parser) clearToMarker() {
+	for k := len(p.afe) - 1; k >= 0; k-- {
+		m := p.afe[k].marker
+		if p.afe[k].hidden {
+			p.afeHidden--
+		}
+		p.afe = p.afe[:k]
+		if m {
+			return
+		}
+	}
+}
+
+// quirksDoctype reports a doctype that puts browsers in quirks mode:
+// not "html", or a legacy public identifier.
+func quirksDoctype(doctype []byte) bool {
+	d := strings.ToLower(strings.Join(strings.Fields(string(doctype)), " "))
+	if d == "html" {
+		return false
+	}
+	if !strings.HasPrefix(d, "html ") && d != "html" {
+		return true
+	}
+	pub := ""
+	if i := strings.Index(d, "public"); i >= 0 {
+		pub = strings.TrimLeft(d[i+len("public"):], " ")
+		pub = strings.Trim(pub, "\"'")
+	}
+	for _, prefix := range []string{
+		"-//w3c//dtd html 3", "-//w3c//dtd html 4.0 transitional", "-//w3c//dtd html 4.0 frameset",
+		"-//ietf//", "-//w3o//", "-//netscape", "-//microsoft", "-//softquad", "-//spyglass",
+		"-//webtechs", "-//sun microsystems", "-//o'reilly", "-//metrius", "-//silmaril",
+		"-//sq//", "-//as//", "-//advasoft", "+//silmaril", "-//w3c//dtd w3 html",
+		"-//w3c//dtd html experimental", "html",
+	} {
+		if strings.HasPrefix(pub, prefix) {
+			return true
+		}
+	}
+	if strings.HasPrefix(pub, "-//w3c//dtd html 4.01 transitional") || strings.HasPrefix(pub, "-//w3c//dtd html 4.01 frameset") {
+		// without a system identifier
+		return strings.Count(d, "\"") < 4
+	}
+	return false
+}
+
+// selectOpen returns the stack position of an open <select> whose
+// content is being read (not inside a template within it), or -1.
+func (p *parser) selectOpen() int32 {
+	sel := p.top[idSelect]
+	if sel < 0 || p.top[idTemplate] > sel || p.inForeign() {
+		return -1
+	}
+	return sel
+}
+
+// popSelect closes the select at stack position sel and what it holds.
+func (p *parser) popSelect(sel int32) {
+	p.closeSelect = true
+	p.popTo(int(sel))
+	p.closeSelect = false
+}
+
+// inTableMode reports whether the innermost open table is not inside a
+// cell or caption of its own: content there is foster parented and a
+// form holds nothing.
+func (p *parser) inTableMode() bool {
+	e := p.current()
+	t := p.top[idTable]
+	return e != nil && t >= 0 && t >= e.tableScope && t > maxPos(p.top[idTD], p.top[idTH]) && t > p.top[idCaption]
+}

@@ -1,26 +1,17 @@
-// Package fetch answers web_fetch: the pipeline of REQ-PAGE-001 from
-// validation to truncation, redirects, strict mode and continuation.
-//
-// It must never import the protocol (mcp), never connect anywhere except
-// through the agent-directed egress profile, never return a 4xx or 5xx body,
-// and never retain a page beyond the call.
 package fetch
 
-// STUB FILE: the signatures below are the package's contract with config.go,
-// main and mcp. The implementation replaces the bodies.
-
 import (
-	"context"
 	"crypto/x509"
 	"log/slog"
 	"time"
 
 	"rypsok/egress"
 	"rypsok/secrets"
-	"rypsok/tool"
 )
 
-// Settings are the [fetch] and [limits] values that concern fetches.
+// Settings are the [fetch] and [limits] values that concern fetches. New
+// replaces a zero or negative number by its default (DefaultSettings), except
+// MaxRedirects, where zero means that no redirect is followed.
 type Settings struct {
 	MaxChars                 int           // LIM-F1
 	MaxCharsCeiling          int           // LIM-F2
@@ -60,26 +51,50 @@ func DefaultSettings() Settings {
 	}
 }
 
+// withDefaults fills the numbers a caller left zero or negative.
+func (s Settings) withDefaults() Settings {
+	d := DefaultSettings()
+	if s.MaxChars <= 0 {
+		s.MaxChars = d.MaxChars
+	}
+	if s.MaxCharsCeiling <= 0 {
+		s.MaxCharsCeiling = d.MaxCharsCeiling
+	}
+	if s.MaxBytes <= 0 {
+		s.MaxBytes = d.MaxBytes
+	}
+	if s.Deadline <= 0 {
+		s.Deadline = d.Deadline
+	}
+	if s.ConnectTimeout <= 0 {
+		s.ConnectTimeout = d.ConnectTimeout
+	}
+	if s.MaxRedirects < 0 {
+		s.MaxRedirects = 0
+	}
+	if s.FetchesInFlight <= 0 {
+		s.FetchesInFlight = d.FetchesInFlight
+	}
+	if s.ParsingInFlight <= 0 {
+		s.ParsingInFlight = d.ParsingInFlight
+	}
+	if s.StrictModeURLs <= 0 {
+		s.StrictModeURLs = d.StrictModeURLs
+	}
+	if s.RobotsCacheEntries <= 0 {
+		s.RobotsCacheEntries = d.RobotsCacheEntries
+	}
+	if s.TitleMaxChars <= 0 {
+		s.TitleMaxChars = d.TitleMaxChars
+	}
+	return s
+}
+
 // Deps are what the process gives the service.
 type Deps struct {
-	Logger    *slog.Logger
-	Now       func() time.Time
+	Logger    *slog.Logger     // nil: nothing is logged
+	Now       func() time.Time // the clock of robots.txt verdicts and latencies; nil: time.Now
 	Roots     *x509.CertPool
 	UserAgent string
 	Resolver  egress.Resolver // nil: the Go resolver
-}
-
-// Service answers web_fetch.
-type Service struct{}
-
-// New builds the service.
-func New(s Settings, d Deps) *Service { panic("stub") }
-
-// Remember records a URL web_search returned, for strict mode.
-func (s *Service) Remember(url string) { panic("stub") }
-
-// Fetch runs one fetch. The error is nil or a *tool.Error; when ctx is
-// cancelled the caller discards whatever is returned.
-func (s *Service) Fetch(ctx context.Context, req tool.FetchRequest) (*tool.FetchResponse, *tool.Error) {
-	panic("stub")
 }

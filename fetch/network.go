@@ -1,0 +1,331 @@
+package fetch
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net/http"
+	"net/netip"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	"golang.org/x/net/idna"
+
+	"rypsok/egress"
+	"rypsok/robots"
+	"rypsok/tool"
+)
+
+// maxRetryAfterSeconds is the longest Retry-After passed on to the caller
+// (REQ-FETCH-011: at most an hour).
+const maxRetryAfterSeconds = 3600
+
+// hop is one request of a call: the URL requested, the text the response
+// reports for it, and whether it is the https upgrade of an http URL.
+type hop struct {
+	u        *url.URL
+	text     string
+	upgraded bool
+}
+
+// response is what one request answered: a 2xx carries its body (at most
+// LIM-F3 bytes), a redirect its Location; no other body is ever read.
+type response struct {
+	hop          hop
+	status       int
+	location     string
+	contentType  string
+	retryAfterMs int64
+	body         []byte
+}
+
+func isRedirect(status int) bool {
+	switch status {
+	case http.StatusMovedPermanently, http.StatusFound, http.StatusSeeOther,
+		http.StatusTemporaryRedirect, http.StatusPermanentRedirect:
+		return true
+	}
+	return false
+}
+
+// retrieve requests h and follows redirects (REQ-FETCH-006, REQ-SEC-008)
+// until a response that is not a redirect: a 2xx is returned, a 4xx or 5xx
+// ends the call with http_status (logged as fetched, with the latency since
+// start).
+func (s *Service) retrieve(ctx, netCtx context.Context, h hop, start time.Time) (*response, *tool.Error) {
+	for followed := 0; ; {
+		got, terr := s.exchange(ctx, netCtx, h)
+		if terr != nil {
+			return nil, terr
+		}
+		switch {
+		case got.status >= 200 && got.status <= 299:
+			return got, nil
+		case got.status >= 400 && got.status <= 599:
+			s.logFetched(ctx, got, start, kindUnsupported)
+			return nil, tool.HTTPStatus(got.status, got.retryAfterMs)
+		case !isRedirect(got.status):
+			return nil, tool.Network()
+		}
+		next, terr := s.redirectTarget(ctx, h, got.location)
+		if terr != nil {
+			return nil, terr
+		}
+		if !sameHost(h.u, next.u) && !s.set.FollowCrossHostRedirects {
+			return nil, tool.Redirected(next.text)
+		}
+		// Too many redirects has no reason of its own in the book: the
+		// page could not be reached.
+		if followed == s.set.MaxRedirects {
+			return nil, tool.Network()
+		}
+		followed++
+		h = next
+	}
+}
+
+// redirectTarget judges a Location (REQ-SEC-008): resolved against the
+// current URL, absolute http(s) with a host and at most LIM-F9 characters
+// (else the redirect is unusable: network), upgraded to https unless plain
+// HTTP is allowed, and admitted by the egress policy (else denied egress,
+// without the target).
+func (s *Service) redirectTarget(ctx context.Context, cur hop, location string) (hop, *tool.Error) {
+	if location == "" {
+		return hop{}, tool.Network()
+	}
+	ref, err := url.Parse(location)
+	if err != nil {
+		return hop{}, tool.Network()
+	}
+	u := cur.u.ResolveReference(ref)
+	if u.Scheme != "http" && u.Scheme != "https" || u.Opaque != "" || u.Hostname() == "" {
+		return hop{}, tool.Network()
+	}
+	next := hop{u: u}
+	if up, ok := s.upgrade(u); ok {
+		next = hop{u: up, upgraded: true}
+	}
+	next.text = next.u.String()
+	if utf8.RuneCountInString(next.text) > tool.MaxURLChars {
+		return hop{}, tool.Network()
+	}
+	if d := s.set.Policy.CheckURL(next.u); d != nil {
+		s.logRefused(ctx, d)
+		return hop{}, tool.Denied(tool.ReasonEgress)
+	}
+	return next, nil
+}
+
+// hostKey names the host of u for the per-host limit and the same-host
+// rule: lower-cased, without a root dot, an internationalized name in its
+// ASCII form, an address in its canonical form.
+func hostKey(u *url.URL) string {
+	h := strings.TrimSuffix(strings.ToLower(u.Hostname()), ".")
+	if a, err := netip.ParseAddr(h); err == nil {
+		return a.Unmap().String()
+	}
+	if ascii, err := idna.Lookup.ToASCII(h); err == nil {
+		return strings.TrimSuffix(ascii, ".")
+	}
+	return h
+}
+
+// schemePort is the scheme and the effective port of u.
+func schemePort(u *url.URL) (string, string) {
+	p := u.Port()
+	if p == "" {
+		p = "443"
+		if u.Scheme == "http" {
+			p = "80"
+		}
+	}
+	return u.Scheme, p
+}
+
+// sameHost reports whether next is on the host of cur: the same host name,
+// and the same scheme and port except for the upgrade from http on port 80
+// to https on port 443.
+func sameHost(cur, next *url.URL) bool {
+	if hostKey(cur) != hostKey(next) {
+		return false
+	}
+	cs, cp := schemePort(cur)
+	ns, np := schemePort(next)
+	return cs == ns && cp == np || cs == "http" && cp == "80" && ns == "https" && np == "443"
+}
+
+// exchange performs one hop under the concurrency limits (REQ-SEC-012):
+// the host's turn (LIM-C4), then a process permit (LIM-C3), both held until
+// the body is read; robots.txt for the hop's URL (REQ-CMP-005); the GET.
+func (s *Service) exchange(ctx, netCtx context.Context, h hop) (*response, *tool.Error) {
+	host := hostKey(h.u)
+	if !s.hosts.acquire(netCtx, host) {
+		return nil, ended(ctx, tool.Busy())
+	}
+	defer s.hosts.release(host)
+	if !s.fetches.acquire(netCtx) {
+		return nil, ended(ctx, tool.Busy())
+	}
+	defer s.fetches.release()
+
+	if s.set.RobotsTxt {
+		if terr := s.checkRobots(ctx, netCtx, h); terr != nil {
+			return nil, terr
+		}
+	}
+
+	req, err := http.NewRequestWithContext(netCtx, http.MethodGet, h.u.String(), nil)
+	if err != nil {
+		return nil, tool.Network()
+	}
+	resp, err := s.client.Do(req)
+	if err != nil {
+		return nil, s.transportError(ctx, netCtx, err, h)
+	}
+	defer resp.Body.Close()
+	got := &response{hop: h, status: resp.StatusCode}
+	switch {
+	case resp.StatusCode >= 200 && resp.StatusCode <= 299:
+		got.contentType = resp.Header.Get("Content-Type")
+		got.body, err = egress.ReadBody(resp.Body, s.set.MaxBytes)
+		if errors.Is(err, egress.ErrTooLarge) {
+			return nil, tool.TooLarge(s.set.MaxBytes)
+		}
+		if err != nil {
+			if netCtx.Err() != nil {
+				return nil, ended(ctx, tool.FetchDeadline())
+			}
+			return nil, tool.Network()
+		}
+	case isRedirect(resp.StatusCode):
+		got.location = resp.Header.Get("Location")
+	default:
+		got.retryAfterMs = retryAfterMs(resp.Header.Get("Retry-After"))
+	}
+	return got, nil
+}
+
+// retryAfterMs reads a Retry-After that is a number of seconds from 0 to
+// an hour; a date or anything else is ignored (0).
+func retryAfterMs(v string) int64 {
+	v = strings.TrimSpace(v)
+	if v == "" || len(v) > 4 {
+		return 0
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 0 || n > maxRetryAfterSeconds || v[0] == '+' || v[0] == '-' {
+		return 0
+	}
+	return int64(n) * int64(time.Second/time.Millisecond)
+}
+
+// transportError answers a request that got no response: the deadline,
+// a refusal of every address (logged, and answered as an unreachable name),
+// or a network failure; a failed https upgrade is denied with scheme.
+func (s *Service) transportError(ctx, netCtx context.Context, err error, h hop) *tool.Error {
+	if netCtx.Err() != nil {
+		return ended(ctx, tool.FetchDeadline())
+	}
+	var d *egress.Denial
+	refusedAll := errors.Is(err, egress.ErrAllRefused)
+	if errors.As(err, &d) {
+		s.logRefused(ctx, d)
+		if !refusedAll {
+			return tool.Denied(d.Reason)
+		}
+	}
+	if h.upgraded {
+		return tool.DeniedSchemeRetry()
+	}
+	return tool.Network()
+}
+
+// checkRobots asks the robots.txt cache about the hop's URL. A robots.txt
+// that could not be read for a network reason ends the call as the page
+// itself would (network, deadline, or the failed upgrade) and is not
+// cached as a verdict: the page is not requested either way.
+func (s *Service) checkRobots(ctx, netCtx context.Context, h hop) *tool.Error {
+	rctx, cancel := context.WithCancel(netCtx)
+	defer cancel()
+	p := &robotsProbe{cancel: cancel}
+	allowed, err := s.robots.Allowed(context.WithValue(rctx, probeKey{}, p), h.u)
+	if err != nil {
+		if perr := p.failure(); perr != nil {
+			return s.transportError(ctx, netCtx, perr, h)
+		}
+		if netCtx.Err() != nil {
+			return ended(ctx, tool.FetchDeadline())
+		}
+		return tool.Network()
+	}
+	if !allowed {
+		return tool.Denied(tool.ReasonRobotsTxt)
+	}
+	return nil
+}
+
+// probeKey carries a call's *robotsProbe to the robots.txt Getter.
+type probeKey struct{}
+
+// robotsProbe records the network failure of a call's robots.txt read and
+// ends the read's context, so that the Checker returns an error and keeps
+// no verdict.
+type robotsProbe struct {
+	cancel context.CancelFunc
+	mu     sync.Mutex
+	err    error
+}
+
+func (p *robotsProbe) fail(err error) {
+	p.mu.Lock()
+	if p.err == nil {
+		p.err = err
+	}
+	p.mu.Unlock()
+	p.cancel()
+}
+
+func (p *robotsProbe) failure() error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.err
+}
+
+// getRobots is the Checker's Getter: one GET of robots.txt through the
+// fetch client (so the egress profile judges it), no redirect followed, at
+// most robots.MaxBytes of a 2xx body read (the rest is ignored).
+func (s *Service) getRobots(ctx context.Context, u *url.URL) (robots.Response, error) {
+	p, _ := ctx.Value(probeKey{}).(*robotsProbe)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
+	if err != nil {
+		return robots.Response{}, err
+	}
+	resp, err := s.client.Do(req)
+	if err != nil {
+		var d *egress.Denial
+		policyRefusal := errors.As(err, &d) && !errors.Is(err, egress.ErrAllRefused)
+		// A robots.txt redirected to a destination the policy refuses is
+		// unreachable: everything is disallowed. Any other failure is the
+		// site's network failure.
+		if p != nil && !policyRefusal && ctx.Err() == nil {
+			p.fail(err)
+		}
+		return robots.Response{}, err
+	}
+	defer resp.Body.Close()
+	out := robots.Response{Status: resp.StatusCode, Location: resp.Header.Get("Location")}
+	if resp.StatusCode >= 200 && resp.StatusCode <= 299 {
+		out.Body, err = egress.ReadBody(io.LimitReader(resp.Body, robots.MaxBytes), robots.MaxBytes)
+		if err != nil {
+			if p != nil && ctx.Err() == nil {
+				p.fail(err)
+			}
+			return robots.Response{}, err
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,343 @@
+package fetch
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"math"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"rypsok/egress"
+	"rypsok/robots"
+	"rypsok/secrets"
+	"rypsok/tool"
+)
+
+// minMaxChars is the smallest max_chars (LIM-F1's range).
+const minMaxChars = 500
+
+// extractionReserve is LIM-F5 − LIM-F4: the time a call may spend after
+// the network deadline, on waiting for a parse permit and on extraction.
+const extractionReserve = time.Second
+
+// maskText is what secrets.MaskText puts in place of a finding, and
+// maskEscaped the same text percent-encoded, so that a masked URL still
+// parses as the URL it was.
+const (
+	maskText    = "[redacted]"
+	maskEscaped = "%5Bredacted%5D"
+)
+
+// robotsKeptBytes bounds the memory of the robots.txt verdicts of all
+// origins together. LIM-F15 bounds their number, but one origin's rules can
+// reach about 1.7 MB, so a steered agent visiting many hosts could
+// otherwise hold far more than the memory estimate allows for; 8 MiB keeps
+// thousands of ordinary files. The check's base cost includes it.
+const robotsKeptBytes = 8 << 20
+
+// Service answers web_fetch. It is safe for concurrent use; build it with
+// New.
+type Service struct {
+	set     Settings
+	log     *slog.Logger
+	now     func() time.Time
+	client  *http.Client
+	robots  *robots.Checker
+	strict  *urlSet
+	fetches semaphore    // LIM-C3
+	hosts   *hostLimiter // LIM-C4
+	parsing semaphore    // LIM-C5
+	process processFunc  // replaced by tests that need a slow or failing extraction
+}
+
+// New builds the service: one fetch client (the agent-directed egress
+// profile of s.Policy) for pages and robots.txt reads, one robots.txt cache,
+// the strict-mode set and the concurrency limits.
+func New(s Settings, d Deps) *Service {
+	s = s.withDefaults()
+	svc := &Service{
+		set:     s,
+		log:     d.Logger,
+		now:     d.Now,
+		strict:  newURLSet(s.StrictModeURLs),
+		fetches: make(semaphore, s.FetchesInFlight),
+		hosts:   newHostLimiter(),
+		parsing: make(semaphore, s.ParsingInFlight),
+		process: process,
+	}
+	if svc.log == nil {
+		svc.log = slog.New(slog.DiscardHandler)
+	}
+	if svc.now == nil {
+		svc.now = time.Now
+	}
+	svc.client = egress.NewFetchClient(egress.FetchClientOptions{
+		Policy:         &svc.set.Policy,
+		ConnectTimeout: s.ConnectTimeout,
+		Resolver:       d.Resolver,
+		Roots:          d.Roots,
+		UserAgent:      d.UserAgent,
+	})
+	svc.robots = robots.NewChecker(robots.Options{
+		Get:          svc.getRobots,
+		MaxEntries:   s.RobotsCacheEntries,
+		MaxKeptBytes: robotsKeptBytes,
+		Now:          svc.now,
+	})
+	return svc
+}
+
+// Remember records a URL web_search returned, for strict mode. Outside
+// strict mode nothing is kept.
+func (s *Service) Remember(url string) {
+	if s.set.StrictMode {
+		s.strict.add(url)
+	}
+}
+
+// Fetch runs one fetch. The error is nil or a *tool.Error; when ctx is
+// cancelled the caller discards whatever is returned.
+func (s *Service) Fetch(ctx context.Context, req tool.FetchRequest) (*tool.FetchResponse, *tool.Error) {
+	start := s.now()
+	callCtx, cancelCall := context.WithTimeout(ctx, s.set.Deadline+extractionReserve) // LIM-F5
+	defer cancelCall()
+	netCtx, cancelNet := context.WithTimeout(callCtx, s.set.Deadline) // LIM-F4
+	defer cancelNet()
+
+	maxChars, startChar, terr := s.budget(req)
+	if terr != nil {
+		return nil, terr
+	}
+	u, terr := parseTarget(req.URL)
+	if terr != nil {
+		return nil, terr
+	}
+	text, masked, terr := s.checkSecrets(ctx, req.URL)
+	if terr != nil {
+		return nil, terr
+	}
+	if masked > 0 {
+		if u, terr = parseTarget(text); terr != nil {
+			f := secrets.Scan(req.URL)
+			return nil, tool.DeniedSecret(tool.ReasonSecretInURL, f[0].Kind, f[0].Start)
+		}
+	}
+	if s.set.StrictMode && !s.strict.has(req.URL) && !s.set.Policy.AllowedByRule(u) {
+		return nil, tool.Denied(tool.ReasonStrictMode)
+	}
+	first, terr := s.admit(ctx, text, u)
+	if terr != nil {
+		return nil, terr
+	}
+
+	got, terr := s.retrieve(ctx, netCtx, first, start)
+	if terr != nil {
+		return nil, terr
+	}
+	kind, mediaType := mediaTypeOf(got.contentType, got.body)
+	s.logFetched(ctx, got, start, kind)
+	if kind == kindUnsupported {
+		return nil, tool.UnsupportedMediaType(mediaType)
+	}
+
+	pg, terr := s.extract(ctx, callCtx, got, kind)
+	if terr != nil {
+		return nil, terr
+	}
+	part, total, more := window(pg.content, startChar, maxChars)
+	if startChar >= total {
+		return nil, tool.StartCharBeyond(total)
+	}
+	resp := &tool.FetchResponse{
+		URL:       got.hop.text,
+		Title:     pg.title,
+		Content:   part,
+		Truncated: more,
+		Notices:   notices(masked, pg),
+		Outcome:   tool.OutcomeOK,
+	}
+	if more {
+		next := startChar + utf8.RuneCountInString(part)
+		resp.NextStartChar = &next
+	}
+	return resp, nil
+}
+
+// budget checks max_chars and start_char again (the protocol layer
+// validated them) and fills a missing max_chars with the default.
+func (s *Service) budget(req tool.FetchRequest) (maxChars, startChar int, terr *tool.Error) {
+	maxChars = req.MaxChars
+	if maxChars == 0 {
+		maxChars = s.set.MaxChars
+	}
+	if maxChars < minMaxChars || maxChars > s.set.MaxCharsCeiling {
+		return 0, 0, tool.InvalidRange("max_chars", minMaxChars, int64(s.set.MaxCharsCeiling))
+	}
+	if req.StartChar < 0 {
+		return 0, 0, tool.InvalidRange("start_char", 0, math.MaxInt32)
+	}
+	return maxChars, req.StartChar, nil
+}
+
+// parseTarget is the form check of a URL (step 1): at most LIM-F9
+// characters, absolute, http or https, with a host.
+func parseTarget(raw string) (*url.URL, *tool.Error) {
+	if len(raw) > 4*tool.MaxURLChars || utf8.RuneCountInString(raw) > tool.MaxURLChars {
+		return nil, tool.URLTooLong()
+	}
+	u, err := url.Parse(raw)
+	if err != nil || u.Scheme == "" {
+		return nil, tool.InvalidURL()
+	}
+	if u.Scheme != "http" && u.Scheme != "https" {
+		return nil, tool.Denied(tool.ReasonScheme)
+	}
+	if u.Opaque != "" || u.Hostname() == "" {
+		return nil, tool.InvalidURL()
+	}
+	return u, nil
+}
+
+// checkSecrets is the privacy check of the URL (REQ-PRIV-002): the URL to
+// use (masked in mask mode, with the mask percent-encoded) and the number
+// of credentials masked.
+func (s *Service) checkSecrets(ctx context.Context, raw string) (string, int, *tool.Error) {
+	mode := s.set.SecretDetection
+	if mode == secrets.Off {
+		return raw, 0, nil
+	}
+	found := secrets.Scan(raw)
+	if len(found) == 0 {
+		return raw, 0, nil
+	}
+	switch mode {
+	case secrets.Warn:
+		s.log.WarnContext(ctx, "secret_in_url", "kind", found[0].Kind)
+		return raw, 0, nil
+	case secrets.Mask:
+		masked, n := secrets.MaskText(raw)
+		return strings.ReplaceAll(masked, maskText, maskEscaped), n, nil
+	}
+	return "", 0, tool.DeniedSecret(tool.ReasonSecretInURL, found[0].Kind, found[0].Start)
+}
+
+// admit applies the scheme policy and the egress policy to the URL of the
+// first request (step 4): text is the URL as given (or masked), returned as
+// the response's url unless the scheme was upgraded.
+func (s *Service) admit(ctx context.Context, text string, u *url.URL) (hop, *tool.Error) {
+	h := hop{u: u, text: text}
+	if up, ok := s.upgrade(u); ok {
+		h = hop{u: up, text: up.String(), upgraded: true}
+		if utf8.RuneCountInString(h.text) > tool.MaxURLChars {
+			return hop{}, tool.URLTooLong()
+		}
+	}
+	if d := s.set.Policy.CheckURL(h.u); d != nil {
+		s.logRefused(ctx, d)
+		return hop{}, tool.Denied(d.Reason)
+	}
+	return h, nil
+}
+
+// upgrade returns the https form of an http URL when plain HTTP is not
+// allowed (REQ-FETCH-010): the scheme changes and an explicit port 80 is
+// dropped; another explicit port is kept.
+func (s *Service) upgrade(u *url.URL) (*url.URL, bool) {
+	if u.Scheme != "http" || s.set.Policy.AllowHTTP {
+		return u, false
+	}
+	up := *u
+	up.Scheme = "https"
+	if up.Port() == "80" {
+		up.Host = strings.TrimSuffix(up.Host, ":80")
+	}
+	return &up, true
+}
+
+// notices lists the notices of an answer in their fixed order.
+func notices(masked int, pg page) []tool.Notice {
+	out := []tool.Notice{}
+	if masked > 0 {
+		out = append(out, tool.Notice{Code: tool.CodeCredentialMasked, Count: masked})
+	}
+	if pg.partial {
+		out = append(out, tool.Notice{Code: tool.CodeExtractionPartial})
+	}
+	if pg.titleTruncated {
+		out = append(out, tool.Notice{Code: tool.CodeTitleTruncated, Count: 1})
+	}
+	if pg.removed > 0 {
+		out = append(out, tool.Notice{Code: tool.CodeCharactersRemoved, Count: pg.removed})
+	}
+	if pg.instructionLike {
+		out = append(out, tool.Notice{Code: tool.CodeInstructionLikeContent, Count: 1})
+	}
+	return out
+}
+
+// extract runs process off the request goroutine under the parsing limit
+// (REQ-PAGE-008). The wait for a permit and the work both end with the
+// call's LIM-F5 budget; work still running then finishes on its own, holding
+// its permit, and its result is dropped.
+func (s *Service) extract(ctx, callCtx context.Context, got *response, kind mediaKind) (page, *tool.Error) {
+	if !s.parsing.acquire(callCtx) {
+		return page{}, ended(ctx, tool.Busy())
+	}
+	type outcome struct {
+		pg       page
+		err      error
+		panicked bool
+	}
+	done := make(chan outcome, 1)
+	go func() {
+		defer s.parsing.release()
+		defer func() {
+			if r := recover(); r != nil {
+				s.log.ErrorContext(ctx, "extraction_panic")
+				done <- outcome{panicked: true}
+			}
+		}()
+		pg, err := s.process(got.body, got.contentType, kind, got.hop.u, s.set.TitleMaxChars)
+		done <- outcome{pg: pg, err: err}
+	}()
+	select {
+	case o := <-done:
+		if o.panicked || o.err != nil {
+			return page{}, tool.ExtractionFailed()
+		}
+		return o.pg, nil
+	case <-callCtx.Done():
+		return page{}, ended(ctx, tool.FetchDeadline())
+	}
+}
+
+// ended is the answer of a wait that ended: when the caller cancelled, a
+// network error (discarded anyway), otherwise the given answer.
+func ended(ctx context.Context, answer *tool.Error) *tool.Error {
+	if errors.Is(ctx.Err(), context.Canceled) {
+		return tool.Network()
+	}
+	return answer
+}
+
+// logRefused records a refusal of the egress policy: the reason and the
+// denial's class, never the host.
+func (s *Service) logRefused(ctx context.Context, d *egress.Denial) {
+	s.log.WarnContext(ctx, "refused", "tool", tool.ToolWebFetch, "reason", string(d.Reason), "class", d.Class)
+}
+
+// logFetched records the end of the network part of a call: the host (it
+// passed the egress policy), the status, the bytes read, the latency and
+// the media kind; never the path, query or content.
+func (s *Service) logFetched(ctx context.Context, got *response, start time.Time, kind mediaKind) {
+	attrs := []any{"host", got.hop.u.Hostname(), "status", got.status, "bytes", len(got.body),
+		"latency_ms", s.now().Sub(start).Milliseconds()}
+	if got.status >= 200 && got.status <= 299 {
+		attrs = append(attrs, "media", kind.String())
+	}
+	s.log.InfoContext(ctx, "fetched", attrs...)
+}

@@ -13,6 +13,7 @@ import (
 	"net/netip"
 	"net/url"
 	"os"
+	"runtime"
 	"sort"
 	"strconv"
 	"strings"
@@ -584,7 +585,7 @@ func (l *loader) load(root *tomlx.Table, fromFile bool) *Config {
 			l.warn = append(l.warn, Warning{"cache.enabled", "no enabled engine allows its results to be stored, so nothing is cached", "turn the cache off, or enable an engine that allows storage"})
 		}
 	}
-	if est := memoryEstimate(c); est.totalMiB() > memoryMaxMiB {
+	if est := memoryEstimate(c); est.totalMiB() > memoryMaxMiB && runtime.GOOS == "linux" {
 		l.warn = append(l.warn, Warning{"memory", fmt.Sprintf("the worst case of about %d MiB is above the %d MiB MemoryMax of the documented unit", est.totalMiB(), memoryMaxMiB),
 			"lower fetch.max_bytes, limits.fetches_in_flight, limits.parsing_in_flight or service.http.max_sessions"})
 	}

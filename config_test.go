@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -545,5 +546,31 @@ func TestFormsOfValues(t *testing.T) {
 	}
 	if !isRegionCode("US") || isRegionCode("us") || isRegionCode("USA") {
 		t.Error("region codes")
+	}
+}
+
+// TestMemoryEstimateAboveMeasuredPeaks pins the estimate's constants to the
+// peaks make measure-memory printed on this build (four pages at once, two
+// parses): the estimate without the HTTP sessions must stay above each,
+// with and without serve's soft limit.
+func TestMemoryEstimateAboveMeasuredPeaks(t *testing.T) {
+	for _, m := range []struct {
+		pageMiB           float64
+		peakMiB, freePeak float64 // under serve's limit, and with GOMEMLIMIT=off
+	}{
+		{5, 93.7, 99.5},
+		{9.9, 139.4, 153.8},
+	} {
+		c := mustLoad(t, fmt.Sprintf("config_version = 1\n[fetch]\nmax_bytes = %d\n", int(m.pageMiB*(1<<20))+64<<10), nil)
+		est := memoryEstimate(c)
+		est.sessions = 0
+		if got := float64(est.totalMiB()); got < m.peakMiB || got < m.freePeak {
+			t.Errorf("%.1f MiB pages: estimate %.0f MiB below a measured peak (%.1f, %.1f)", m.pageMiB, got, m.peakMiB, m.freePeak)
+		}
+	}
+	// The defaults print what the book's format says, with this build's figure.
+	c := mustLoad(t, "config_version = 1\n", nil)
+	if got := memoryLine(c); got != "memory: worst case about 115 MiB (base 10 + bodies 20 + parses 70 + sessions 15 + cache 0 MiB; measured on this build, "+runtime.GOOS+"/"+runtime.GOARCH+")" {
+		t.Fatalf("memory line %q", got)
 	}
 }

@@ -35,9 +35,10 @@ const (
 // robotsKeptBytes bounds the memory of the robots.txt verdicts of all
 // origins together. LIM-F15 bounds their number, but one origin's rules can
 // reach about 1.7 MB, so a steered agent visiting many hosts could
-// otherwise hold far more than the memory estimate allows for; 8 MiB keeps
-// thousands of ordinary files. The check's base cost includes it.
-const robotsKeptBytes = 8 << 20
+// otherwise hold far more than the memory estimate allows for; 2 MiB keeps
+// hundreds of ordinary files (a few KiB each). The check's base cost
+// includes it.
+const robotsKeptBytes = 2 << 20
 
 // Service answers web_fetch. It is safe for concurrent use; build it with
 // New.
@@ -149,6 +150,8 @@ func (s *Service) Fetch(ctx context.Context, req tool.FetchRequest) (*tool.Fetch
 		return nil, terr
 	}
 	part, total, more := window(pg.content, startChar, maxChars)
+	// The answer keeps only its part, not the page it was cut from.
+	part = strings.Clone(part)
 	if startChar >= total {
 		return nil, tool.StartCharBeyond(total)
 	}
@@ -301,7 +304,11 @@ func (s *Service) extract(ctx, callCtx context.Context, got *response, kind medi
 				done <- outcome{panicked: true}
 			}
 		}()
-		pg, err := s.process(got.body, got.contentType, kind, got.hop.u, s.set.TitleMaxChars)
+		// The body is read by process only: once it is decoded nothing else
+		// holds it, so its megabytes go back before the parse is over.
+		body := got.body
+		got.body = nil
+		pg, err := s.process(body, got.contentType, kind, got.hop.u, s.set.TitleMaxChars)
 		done <- outcome{pg: pg, err: err}
 	}()
 	select {

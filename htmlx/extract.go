@@ -288,17 +288,16 @@ func extractMain(t *tree, base *url.URL, title string) string {
 		// the headline leads, wherever the page put it
 		drop[h] = true
 	}
-	md := renderMarkdown(t, x.st, drop, root, base, title)
-	if h != nilNode && md != "" {
-		if head := x.headlineMarkdown(h); head != "" {
-			md = head + "\n\n" + md
-		}
+	head := ""
+	if h != nilNode {
+		head = x.headlineMarkdown(h)
 	}
+	md := renderMarkdown(t, x.st, drop, root, base, title, head)
 	if md == "" && root != 0 {
-		md = renderMarkdown(t, x.st, x.prune(0), 0, base, title)
+		md = renderMarkdown(t, x.st, x.prune(0), 0, base, title, "")
 	}
 	if md == "" {
-		md = renderMarkdown(t, x.st, nil, 0, base, title)
+		md = renderMarkdown(t, x.st, nil, 0, base, title, "")
 	}
 	return md
 }

@@ -76,13 +76,27 @@ type frame struct {
 
 // renderMarkdown writes the subtree at root as Markdown. drop marks
 // subtrees left out.
-func renderMarkdown(t *tree, stats []nodeStats, drop []bool, root int32, base *url.URL, title string) string {
+//
+// head, when not empty, is a block written first (the headline); when
+// nothing follows it the result is empty, so that a headline alone is not
+// content. Writing it here, rather than prepending it, spares a copy of a
+// page that can be megabytes.
+func renderMarkdown(t *tree, stats []nodeStats, drop []bool, root int32, base *url.URL, title, head string) string {
 	w := &mdWriter{t: t, stats: stats, drop: drop, base: base, title: title}
 	if stats != nil {
-		w.out.Grow(int(stats[root].chars)*5/4 + int(stats[root].linkChars) + 64)
+		w.out.Grow(len(head) + 2 + int(stats[root].chars)*5/4 + int(stats[root].linkChars) + 64)
+	}
+	mark := 0
+	if head != "" {
+		w.out.WriteString(head)
+		w.wrote = true
+		mark = w.out.Len()
 	}
 	w.walk(root)
 	w.flush()
+	if w.out.Len() == mark {
+		return ""
+	}
 	return w.out.String()
 }
 

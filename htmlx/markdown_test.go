@@ -19,7 +19,7 @@ func renderDoc(t *testing.T, doc, base string) string {
 	}
 	tr := parseHTML(doc, defaultMaxNodes, defaultMaxDepth)
 	x := newExtractor(tr, pageTitle(tr))
-	return renderMarkdown(tr, x.st, nil, 0, u, "")
+	return renderMarkdown(tr, x.st, nil, 0, u, "", "")
 }
 
 func TestREQ_FETCH_004_MarkdownConstructs(t *testing.T) {

@@ -119,7 +119,6 @@ func orDefault(v, def int) int {
 // error is returned when reading in fails or writing out fails.
 func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) error {
 	c := newConn(s, out)
-	go c.writeLoop()
 
 	readDone := make(chan error, 1)
 	go func() { readDone <- c.readLoop(in) }()
@@ -177,7 +176,7 @@ func shutdownMargin(d time.Duration) time.Duration {
 
 // outMsg is one encoded answer: head and tail written one after the other
 // make one line. An answer of a call is dropped when the call was
-// cancelled before the writer took it.
+// cancelled before it could be written.
 type outMsg struct {
 	call *inflight
 	head []byte
@@ -199,18 +198,21 @@ type inflight struct {
 	key       string
 	cancel    context.CancelFunc
 	cancelled bool // guarded by conn.mu: no answer may be written
-	finished  bool // guarded by conn.mu: the answer is queued
+	finished  bool // guarded by conn.mu: the answer is being written
 }
 
 // conn is one stream: its writer, its calls in flight, and the revision an
 // initialize chose for the handshake-based revisions.
 type conn struct {
-	s   *Server
-	out io.Writer
+	s *Server
 
-	queue       chan outMsg
-	writerStop  chan struct{} // closed to make the writer drain and exit
-	writerDone  chan struct{} // closed when the writer has exited
+	// The writer: one whole line per answer, written and flushed by the
+	// goroutine that produced it while it holds wlock (a channel of one, so
+	// that shutdown can wait for it with a deadline). Writing in place of
+	// handing the answer to a writer goroutine spares a wake-up per answer.
+	wlock       chan struct{}
+	w           *bufio.Writer
+	wstopped    bool          // guarded by wlock: later answers are dropped
 	writeFailed chan struct{} // closed when a write failed
 	failOnce    sync.Once
 	werr        error
@@ -226,69 +228,10 @@ type conn struct {
 func newConn(s *Server, out io.Writer) *conn {
 	return &conn{
 		s:           s,
-		out:         out,
-		queue:       make(chan outMsg, 64),
-		writerStop:  make(chan struct{}),
-		writerDone:  make(chan struct{}),
+		wlock:       make(chan struct{}, 1),
+		w:           bufio.NewWriterSize(out, 64<<10),
 		writeFailed: make(chan struct{}),
 		inflight:    make(map[string]*inflight),
-	}
-}
-
-// writeLoop is the only code that writes to out: one whole line per
-// answer, flushed as soon as no other answer is waiting.
-func (c *conn) writeLoop() {
-	defer close(c.writerDone)
-	w := bufio.NewWriterSize(c.out, 64<<10)
-	fail := func(err error) {
-		c.failOnce.Do(func() {
-			c.werr = fmt.Errorf("mcp: writing the output: %w", err)
-			close(c.writeFailed)
-		})
-	}
-	write := func(m outMsg) bool {
-		if m.call != nil {
-			c.mu.Lock()
-			dropped := m.call.cancelled
-			if c.inflight[m.call.key] == m.call {
-				delete(c.inflight, m.call.key)
-			}
-			c.mu.Unlock()
-			if dropped {
-				return true
-			}
-		}
-		w.Write(m.head)
-		w.Write(m.tail)
-		if len(c.queue) == 0 {
-			if err := w.Flush(); err != nil {
-				fail(err)
-				return false
-			}
-		}
-		return true
-	}
-	for {
-		select {
-		case m := <-c.queue:
-			if !write(m) {
-				return
-			}
-		case <-c.writerStop:
-			for {
-				select {
-				case m := <-c.queue:
-					if !write(m) {
-						return
-					}
-				default:
-					if err := w.Flush(); err != nil {
-						fail(err)
-					}
-					return
-				}
-			}
-		}
 	}
 }
 
@@ -301,21 +244,45 @@ func (c *conn) writeErr() error {
 	}
 }
 
-// send queues an answer; it gives up when the writer is gone.
+// send writes one answer as a whole line, unless the writer was stopped or
+// has failed, or the answer belongs to a call that was cancelled.
 func (c *conn) send(m outMsg) {
-	select {
-	case c.queue <- m:
-	case <-c.writerDone:
+	c.wlock <- struct{}{}
+	defer func() { <-c.wlock }()
+	if c.wstopped {
+		return
+	}
+	if m.call != nil {
+		c.mu.Lock()
+		dropped := m.call.cancelled
+		if c.inflight[m.call.key] == m.call {
+			delete(c.inflight, m.call.key)
+		}
+		c.mu.Unlock()
+		if dropped {
+			return
+		}
+	}
+	c.w.Write(m.head)
+	c.w.Write(m.tail)
+	if err := c.w.Flush(); err != nil {
+		c.wstopped = true
+		c.failOnce.Do(func() {
+			c.werr = fmt.Errorf("mcp: writing the output: %w", err)
+			close(c.writeFailed)
+		})
 	}
 }
 
-// stopWriter lets the writer write what is queued, until deadline at most.
+// stopWriter waits for an answer being written, until deadline at most,
+// and drops every later one.
 func (c *conn) stopWriter(deadline time.Time) {
-	close(c.writerStop)
 	t := time.NewTimer(time.Until(deadline))
 	defer t.Stop()
 	select {
-	case <-c.writerDone:
+	case c.wlock <- struct{}{}:
+		c.wstopped = true
+		<-c.wlock
 	case <-t.C:
 	}
 }

@@ -36,6 +36,7 @@ type Service struct {
 	byPref   []*slot // preference order, then identifier
 	outbound semaphore
 	policy   circuitPolicy
+	cache    *resultCache // nil when [cache] is off
 }
 
 // New builds the engines of s. An engine type with no driver is an error.
@@ -67,6 +68,7 @@ func assemble(s Settings, d Deps, engines []Engine) *Service {
 		set: s, deps: d, log: d.Logger, now: d.Now,
 		outbound: newSemaphore(s.OutboundInFlight),
 		policy:   circuitPolicy{failuresToOpen: s.FailuresToOpen, first: s.FirstCooldown, max: s.MaxCooldown},
+		cache:    newResultCache(s, d.Now),
 	}
 	for i, cfg := range s.Engines {
 		sl := &slot{cfg: cfg, circ: &circuit{state: tool.StateClosed}}
@@ -139,10 +141,11 @@ type picked struct {
 
 // engineEnd is how one engine ended in one call.
 type engineEnd struct {
-	results []RawResult
-	err     *EngineError
-	skipped tool.Reason // engine_skipped at fan-out (rate_limited)
-	retry   time.Duration
+	results   []RawResult
+	err       *EngineError
+	skipped   tool.Reason // engine_skipped at fan-out (rate_limited)
+	retry     time.Duration
+	fromCache bool
 }
 
 // Search runs one search (external design §6, §7).
@@ -154,6 +157,7 @@ func (s *Service) Search(ctx context.Context, req tool.SearchRequest) (*tool.Sea
 
 	var notices []tool.Notice
 	query := req.Query
+	warned := false // a query the check warned about bypasses the cache
 
 	// The privacy check comes before any engine request (REQ-PRIV-002).
 	switch s.set.SecretDetection {
@@ -168,6 +172,7 @@ func (s *Service) Search(ctx context.Context, req tool.SearchRequest) (*tool.Sea
 		}
 	case secrets.Warn:
 		if f := secrets.Scan(query); len(f) > 0 {
+			warned = true
 			s.log.WarnContext(ctx, "secret_in_query", "kind", f[0].Kind, "count", len(f))
 		}
 	}
@@ -215,7 +220,7 @@ func (s *Service) Search(ctx context.Context, req tool.SearchRequest) (*tool.Sea
 		return nil, tool.NoEngine()
 	}
 
-	ends := s.fanOut(ctx, sel, req, query, deadline.Add(-s.set.Reserve))
+	ends := s.fanOut(ctx, sel, req, query, !warned, deadline.Add(-s.set.Reserve))
 	if ctx.Err() != nil && !errors.Is(ctx.Err(), context.DeadlineExceeded) {
 		return nil, nil // cancelled: nothing is answered
 	}
@@ -252,6 +257,9 @@ func (s *Service) respond(sel []picked, ends []engineEnd, req tool.SearchRequest
 			notices = append(notices, tool.Notice{Code: tool.CodeEngineUnavailable, Engine: id, Reason: e.err.Class})
 		default:
 			answered++
+			if e.fromCache {
+				notices = append(notices, tool.Notice{Code: tool.CodeFromCache, Engine: id})
+			}
 			rs := e.results
 			if len(rs) > s.set.ResultsPerEngine {
 				rs = rs[:s.set.ResultsPerEngine]
@@ -390,7 +398,7 @@ func attributionRequired(m *merged, sel []picked) bool {
 // fanOut asks the selected engines concurrently (REQ-AGG-001) and collects
 // them until all have ended or the fan-out deadline passes (REQ-AGG-003,
 // REQ-AGG-009); what is still running then is aborted (REQ-AGG-006).
-func (s *Service) fanOut(ctx context.Context, sel []picked, req tool.SearchRequest, query string, fanoutDeadline time.Time) []engineEnd {
+func (s *Service) fanOut(ctx context.Context, sel []picked, req tool.SearchRequest, query string, cacheable bool, fanoutDeadline time.Time) []engineEnd {
 	fctx, cancel := context.WithDeadline(ctx, fanoutDeadline)
 	defer cancel()
 	type done struct {
@@ -400,7 +408,7 @@ func (s *Service) fanOut(ctx context.Context, sel []picked, req tool.SearchReque
 	ch := make(chan done, len(sel))
 	for i, p := range sel {
 		go func() {
-			ch <- done{i, s.ask(fctx, ctx, p, req, query, fanoutDeadline)}
+			ch <- done{i, s.ask(fctx, ctx, p, req, query, cacheable, fanoutDeadline)}
 		}()
 	}
 	ends := make([]engineEnd, len(sel))
@@ -428,9 +436,26 @@ func (s *Service) fanOut(ctx context.Context, sel []picked, req tool.SearchReque
 // ask runs one engine request under the provider's limits, the engine
 // timeout and the circuit. ctx is the fan-out context; callCtx tells a
 // caller's cancellation from the deadline.
-func (s *Service) ask(ctx, callCtx context.Context, p picked, req tool.SearchRequest, query string, fanoutDeadline time.Time) (end engineEnd) {
+func (s *Service) ask(ctx, callCtx context.Context, p picked, req tool.SearchRequest, query string, cacheable bool, fanoutDeadline time.Time) (end engineEnd) {
 	sl := p.sl
 	id := sl.cfg.ID
+	ereq := EngineRequest{
+		Query: query, MaxResults: s.set.ResultsPerEngine, Language: req.Language,
+		Region: s.set.Region, SafeSearch: s.set.SafeSearch, TimeRange: req.TimeRange,
+	}
+	// The result cache (M5): only engines that allow storage, never for the
+	// probe of a circuit, never for a query the secret check warned about.
+	key := ""
+	if s.cache != nil && sl.props.Cacheable && !p.probe && cacheable {
+		caller := "local"
+		if c, ok := tool.CallFrom(ctx); ok && c.Caller != "" {
+			caller = c.Caller
+		}
+		key = cacheKey(caller, id, ereq)
+		if rs, ok := s.cache.get(key); ok {
+			return engineEnd{results: rs, fromCache: true}
+		}
+	}
 	responded, cancelled := false, false
 	var latency time.Duration
 	started := false
@@ -489,10 +514,7 @@ func (s *Service) ask(ctx, callCtx context.Context, p picked, req tool.SearchReq
 	defer rcancel()
 	started = true
 	t0 := time.Now()
-	results, err := sl.eng.Search(rctx, EngineRequest{
-		Query: query, MaxResults: s.set.ResultsPerEngine, Language: req.Language,
-		Region: s.set.Region, SafeSearch: s.set.SafeSearch, TimeRange: req.TimeRange,
-	})
+	results, err := sl.eng.Search(rctx, ereq)
 	latency = time.Since(t0)
 	if callCtx.Err() != nil && !errors.Is(callCtx.Err(), context.DeadlineExceeded) {
 		cancelled = true
@@ -511,6 +533,9 @@ func (s *Service) ask(ctx, callCtx context.Context, p picked, req tool.SearchReq
 		return engineEnd{err: ee}
 	}
 	responded = true
+	if key != "" {
+		s.cache.put(key, results)
+	}
 	s.log.DebugContext(ctx, "engine_answered", "engine", id, "count", len(results), "latency_ms", latency.Milliseconds())
 	return engineEnd{results: results}
 }

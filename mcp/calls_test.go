@@ -280,7 +280,7 @@ func TestREQ_MCP_011_ResponsesConformToTheOutputSchema(t *testing.T) {
 				if msg := validateSchema(outputOf(t, srv, name), payload, "$"); msg != "" {
 					t.Errorf("%s: %s\n%s", name, msg, jsonText(payload))
 				}
-			} else if strings.Contains(string(srv.catalog.toolsList["2026-07-28"]), "outputSchema") {
+			} else if strings.Contains(string(srv.catalog.toolsListOf("2026-07-28")), "outputSchema") {
 				t.Error("an output schema is declared without structured content")
 			}
 		}

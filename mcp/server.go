@@ -508,7 +508,7 @@ func (c *conn) initialize(m *message) {
 		rev = revisionOf(versionDefault)
 	}
 	c.negotiated.Store(rev)
-	c.reply(m.id, c.s.catalog.initializeTail[rev.version])
+	c.reply(m.id, c.s.catalog.forRevision(rev).initializeTail)
 }
 
 // serve answers a request of a known revision.
@@ -531,7 +531,7 @@ func (c *conn) serve(m *message, rev *revision) {
 			c.replyError(m.id, &rpcError{code: codeInvalidParams, message: "Invalid cursor"})
 			return
 		}
-		c.reply(m.id, c.s.catalog.toolsListTail[rev.version])
+		c.reply(m.id, c.s.catalog.forRevision(rev).toolsListTail)
 	case "tools/call":
 		c.startCall(m, rev)
 	default:

@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"strconv"
+	"sync"
 	"unicode/utf8"
 
 	"rypsok/tool"
@@ -119,11 +120,47 @@ type catalog struct {
 	languages       []string // configured; the first is the default
 	languageParam   bool     // two or more languages: the parameter is offered
 
-	// Encoded results, per revision version, and the same as answer tails.
-	toolsList      map[string][]byte
-	toolsListTail  map[string][]byte
-	initializeTail map[string][]byte
-	discoverTail   []byte
+	// Encoded results per revision, made at the first request of that
+	// revision (a process usually speaks one), and the discovery answer.
+	settings     Settings
+	encoded      []encodedRevision // indexed like revisions
+	discoverTail []byte
+}
+
+// encodedRevision holds the answers of one revision, encoded once.
+type encodedRevision struct {
+	once           sync.Once
+	toolsList      []byte
+	toolsListTail  []byte
+	initializeTail []byte
+}
+
+// forRevision returns the encoded answers of r, encoding them at first use.
+func (c *catalog) forRevision(r *revision) *encodedRevision {
+	i := 0
+	for i < len(revisions) && revisions[i].version != r.version {
+		i++
+	}
+	e := &c.encoded[i]
+	e.once.Do(func() {
+		s := c.settings
+		e.toolsList = mustJSON(c.listResult(r, s.StructuredContent, s.Version))
+		e.toolsListTail = resultTail(e.toolsList)
+		if !r.stateless {
+			e.initializeTail = resultTail(mustJSON(jsonObj{
+				{"protocolVersion", r.version},
+				{"capabilities", jsonObj{{"tools", jsonObj{}}}},
+				{"serverInfo", serverInfo(s.Version)},
+				{"instructions", instructions},
+			}))
+		}
+	})
+	return e
+}
+
+// toolsListOf is the encoded tools/list result of a revision version.
+func (c *catalog) toolsListOf(version string) []byte {
+	return c.forRevision(revisionOf(version)).toolsList
 }
 
 func (c *catalog) lookup(name string) *toolSpec {
@@ -163,22 +200,8 @@ func newCatalog(s Settings, served []tool.Category, hasSearch, hasFetch bool) *c
 		c.tools = append(c.tools, engineStatus())
 	}
 
-	c.toolsList = make(map[string][]byte, len(revisions))
-	c.toolsListTail = make(map[string][]byte, len(revisions))
-	c.initializeTail = make(map[string][]byte, len(revisions))
-	for i := range revisions {
-		r := &revisions[i]
-		c.toolsList[r.version] = mustJSON(c.listResult(r, s.StructuredContent, s.Version))
-		c.toolsListTail[r.version] = resultTail(c.toolsList[r.version])
-		if !r.stateless {
-			c.initializeTail[r.version] = resultTail(mustJSON(jsonObj{
-				{"protocolVersion", r.version},
-				{"capabilities", jsonObj{{"tools", jsonObj{}}}},
-				{"serverInfo", serverInfo(s.Version)},
-				{"instructions", instructions},
-			}))
-		}
-	}
+	c.settings = s
+	c.encoded = make([]encodedRevision, len(revisions))
 	c.discoverTail = resultTail(mustJSON(jsonObj{
 		{"resultType", "complete"},
 		{"supportedVersions", supportedVersions()},

@@ -25,7 +25,7 @@ func TestREQ_MCP_009_ToolsListIsPinned(t *testing.T) {
 		t.Run(version, func(t *testing.T) {
 			srv := newTestServer(t, testSettings(), &fakeSearch{}, &fakeFetch{}, nil, nil)
 			var got bytes.Buffer
-			if err := json.Indent(&got, srv.catalog.toolsList[version], "", "  "); err != nil {
+			if err := json.Indent(&got, srv.catalog.toolsListOf(version), "", "  "); err != nil {
 				t.Fatal(err)
 			}
 			got.WriteByte('\n')
@@ -54,12 +54,13 @@ func TestREQ_MCP_009_ToolsListIsDeterministic(t *testing.T) {
 	s := startSession(t, a)
 	s.send(modern(1, "tools/list", ""))
 	line := s.recv()
-	want := `{"jsonrpc":"2.0","id":1,"result":` + string(a.catalog.toolsList["2026-07-28"]) + `}`
+	want := `{"jsonrpc":"2.0","id":1,"result":` + string(a.catalog.toolsListOf("2026-07-28")) + `}`
 	if string(line) != want {
 		t.Fatalf("wire answer differs from the catalog")
 	}
-	for v, l := range a.catalog.toolsList {
-		if !bytes.Equal(l, b.catalog.toolsList[v]) {
+	for _, r := range revisions {
+		v, l := r.version, a.catalog.toolsListOf(r.version)
+		if !bytes.Equal(l, b.catalog.toolsListOf(v)) {
 			t.Errorf("%s: two servers of the same Settings differ", v)
 		}
 	}
@@ -76,7 +77,7 @@ func TestREQ_MCP_009_ToolDefinitions(t *testing.T) {
 			Annotations map[string]any
 		}
 	}
-	if err := json.Unmarshal(srv.catalog.toolsList["2026-07-28"], &list); err != nil {
+	if err := json.Unmarshal(srv.catalog.toolsListOf("2026-07-28"), &list); err != nil {
 		t.Fatal(err)
 	}
 	want := []struct {
@@ -111,7 +112,7 @@ func TestREQ_STATUS_003_EngineStatusRemovable(t *testing.T) {
 	set := testSettings()
 	set.StatusEnabled = false
 	srv := newTestServer(t, set, &fakeSearch{}, &fakeFetch{}, nil, nil)
-	if bytes.Contains(srv.catalog.toolsList["2026-07-28"], []byte("engine_status\",\"title")) {
+	if bytes.Contains(srv.catalog.toolsListOf("2026-07-28"), []byte("engine_status\",\"title")) {
 		t.Error("engine_status listed")
 	}
 	if len(srv.catalog.tools) != 2 {
@@ -151,7 +152,7 @@ func TestREQ_MCP_008_DefinitionsUnderBudget(t *testing.T) {
 			InputSchema json.RawMessage `json:"inputSchema"`
 		}
 	}
-	if err := json.Unmarshal(srv.catalog.toolsList["2026-07-28"], &list); err != nil {
+	if err := json.Unmarshal(srv.catalog.toolsListOf("2026-07-28"), &list); err != nil {
 		t.Fatal(err)
 	}
 	recount := utf8.RuneCountInString(instructions)
@@ -173,7 +174,7 @@ func TestREQ_MCP_008_AtMostFiveParametersAndFlat(t *testing.T) {
 				InputSchema map[string]any
 			}
 		}
-		if err := json.Unmarshal(srv.catalog.toolsList[version], &list); err != nil {
+		if err := json.Unmarshal(srv.catalog.toolsListOf(version), &list); err != nil {
 			t.Fatal(err)
 		}
 		for _, tl := range list.Tools {
@@ -255,7 +256,7 @@ func inputOf(t *testing.T, srv *Server, name string) map[string]any {
 			OutputSchema map[string]any
 		}
 	}
-	if err := json.Unmarshal(srv.catalog.toolsList["2026-07-28"], &list); err != nil {
+	if err := json.Unmarshal(srv.catalog.toolsListOf("2026-07-28"), &list); err != nil {
 		t.Fatal(err)
 	}
 	for _, tl := range list.Tools {
@@ -275,7 +276,7 @@ func outputOf(t *testing.T, srv *Server, name string) map[string]any {
 			OutputSchema map[string]any
 		}
 	}
-	if err := json.Unmarshal(srv.catalog.toolsList["2026-07-28"], &list); err != nil {
+	if err := json.Unmarshal(srv.catalog.toolsListOf("2026-07-28"), &list); err != nil {
 		t.Fatal(err)
 	}
 	for _, tl := range list.Tools {

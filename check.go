@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"rypsok/search"
 	"rypsok/tool"
 )
 
@@ -95,26 +96,6 @@ func intsText(xs []int) string {
 	return strings.Join(s, ",")
 }
 
-// servedCategories lists, in schema order, the categories an active engine
-// serves.
-func servedCategories(c *Config) []tool.Category {
-	served := map[tool.Category]bool{}
-	for _, e := range c.Engines {
-		if e.Active {
-			for _, cat := range e.Categories {
-				served[cat] = true
-			}
-		}
-	}
-	var out []tool.Category
-	for _, cat := range tool.Categories {
-		if served[cat] {
-			out = append(out, cat)
-		}
-	}
-	return out
-}
-
 // checkReport returns the lines of the report, without the "rypsok: " prefix.
 func checkReport(c *Config) []string {
 	s := c.Search
@@ -137,7 +118,7 @@ func checkReport(c *Config) []string {
 		}
 		add("engine %s: type=%s enabled=%s categories=%s preference=%d%s %s", e.ID, e.Type, onOff(e.Enabled), categoriesText(e.Categories), e.Preference, extra, e.Credential)
 	}
-	served := servedCategories(c)
+	served := search.ServedCategories(c.Search.Engines)
 	if len(served) == 0 {
 		add("categories served: none (no engine is active; web_search answers unavailable, no_engine)")
 	} else {

@@ -311,7 +311,7 @@ type lazyServices struct {
 }
 
 func newLazyServices(cfg *Config, log *slog.Logger, loadRoots func() (*x509.CertPool, error)) *lazyServices {
-	return &lazyServices{cfg: cfg, log: log, loadRoots: loadRoots, categories: servedCategories(cfg)}
+	return &lazyServices{cfg: cfg, log: log, loadRoots: loadRoots, categories: search.ServedCategories(cfg.Search.Engines)}
 }
 
 // build wires the services behind the protocol. A failure here can only be

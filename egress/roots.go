@@ -97,15 +97,21 @@ func CheckRoots(getenv func(string) string) error {
 
 var pemCertMarker = []byte("-----BEGIN CERTIFICATE-----")
 
-func hasPEMCert(path string) (bool, error) {
+// openRegular opens path when it is a regular file (never a device or a
+// FIFO that could block or never end).
+func openRegular(path string) (*os.File, error) {
 	st, err := os.Stat(path)
 	if err != nil {
-		return false, err
+		return nil, err
 	}
 	if !st.Mode().IsRegular() {
-		return false, errors.New("egress: not a regular file")
+		return nil, errors.New("egress: not a regular file")
 	}
-	f, err := os.Open(path)
+	return os.Open(path)
+}
+
+func hasPEMCert(path string) (bool, error) {
+	f, err := openRegular(path)
 	if err != nil {
 		return false, err
 	}
@@ -188,14 +194,7 @@ func loadRoots(certFile, certDirs string, sysFiles, sysDirs []string) (*x509.Cer
 // appendFile adds the PEM certificates of a regular file to pool and
 // reports whether it held any.
 func appendFile(pool *x509.CertPool, path string) (bool, error) {
-	st, err := os.Stat(path)
-	if err != nil {
-		return false, err
-	}
-	if !st.Mode().IsRegular() {
-		return false, errors.New("egress: not a regular file")
-	}
-	f, err := os.Open(path)
+	f, err := openRegular(path)
 	if err != nil {
 		return false, err
 	}

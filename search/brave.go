@@ -9,7 +9,6 @@ import (
 	"strings"
 	"time"
 
-	"rypsok/egress"
 	"rypsok/secrets"
 	"rypsok/tool"
 )
@@ -45,19 +44,14 @@ func newBraveAt(cfg EngineConfig, s Settings, d Deps, origin string) (*brave, er
 	if err != nil {
 		return nil, err
 	}
-	c, err := egress.NewEngineClient(egress.EngineClientOptions{
-		Origin: o, Proxy: d.Proxy, ConnectTimeout: s.ConnectTimeout, Roots: d.Roots, UserAgent: d.UserAgent,
-	})
+	c, err := engineClient(o, s, d)
 	if err != nil {
 		return nil, err
 	}
-	b := &brave{id: cfg.ID, cats: cfg.Categories, key: cfg.Key, client: c, now: d.Now, news: cfg.Endpoint == "news"}
+	b := &brave{id: cfg.ID, cats: cfg.Categories, key: cfg.Key, client: c, now: clockOf(d), news: cfg.Endpoint == "news"}
 	b.endpoint = origin + "/res/v1/web/search"
 	if b.news {
 		b.endpoint = origin + "/res/v1/news/search"
-	}
-	if b.now == nil {
-		b.now = time.Now
 	}
 	return b, nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -11,6 +12,22 @@ import (
 	"rypsok/egress"
 	"rypsok/tool"
 )
+
+// engineClient is the client of one engine origin under the engine egress
+// profile, with the process's proxy, roots and User-Agent.
+func engineClient(origin *url.URL, s Settings, d Deps) (*http.Client, error) {
+	return egress.NewEngineClient(egress.EngineClientOptions{
+		Origin: origin, Proxy: d.Proxy, ConnectTimeout: s.ConnectTimeout, Roots: d.Roots, UserAgent: d.UserAgent,
+	})
+}
+
+// clockOf is the clock of the drivers: Deps.Now, or time.Now.
+func clockOf(d Deps) func() time.Time {
+	if d.Now != nil {
+		return d.Now
+	}
+	return time.Now
+}
 
 // maxRetryAfter bounds what a provider may ask us to wait; the circuit caps
 // it again at LIM-B3.

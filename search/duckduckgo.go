@@ -11,7 +11,6 @@ import (
 
 	"golang.org/x/net/html"
 
-	"rypsok/egress"
 	"rypsok/tool"
 )
 
@@ -49,18 +48,13 @@ func newDuckDuckGoAt(cfg EngineConfig, s Settings, d Deps, origin string) (*duck
 	if err != nil {
 		return nil, err
 	}
-	c, err := egress.NewEngineClient(egress.EngineClientOptions{
-		Origin: o, Proxy: d.Proxy, ConnectTimeout: s.ConnectTimeout, Roots: d.Roots, UserAgent: d.UserAgent,
-	})
+	c, err := engineClient(o, s, d)
 	if err != nil {
 		return nil, err
 	}
 	// A redirect is never followed, not even on the provider's host.
 	c.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
-	e := &duckDuckGo{id: cfg.ID, cats: cfg.Categories, endpoint: origin + "/html/", client: c, now: d.Now}
-	if e.now == nil {
-		e.now = time.Now
-	}
+	e := &duckDuckGo{id: cfg.ID, cats: cfg.Categories, endpoint: origin + "/html/", client: c, now: clockOf(d)}
 	return e, nil
 }
 

@@ -100,10 +100,21 @@ func assemble(s Settings, d Deps, engines []Engine) *Service {
 
 // Categories lists, in schema order, the categories an active engine serves.
 func (s *Service) Categories() []tool.Category {
+	cfgs := make([]EngineConfig, len(s.slots))
+	for i, sl := range s.slots {
+		cfgs[i] = sl.cfg
+	}
+	return ServedCategories(cfgs)
+}
+
+// ServedCategories lists, in schema order, the categories that the active
+// engines among engines (those not Disabled) serve: what web_search offers
+// for a configuration, known before any engine is built.
+func ServedCategories(engines []EngineConfig) []tool.Category {
 	served := map[tool.Category]bool{}
-	for _, sl := range s.slots {
-		if sl.eng != nil {
-			for _, c := range sl.cfg.Categories {
+	for _, e := range engines {
+		if e.Disabled == "" {
+			for _, c := range e.Categories {
 				served[c] = true
 			}
 		}

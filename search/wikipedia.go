@@ -10,7 +10,6 @@ import (
 	"sync"
 	"time"
 
-	"rypsok/egress"
 	"rypsok/tool"
 )
 
@@ -35,15 +34,8 @@ type wikipedia struct {
 }
 
 func newWikipedia(cfg EngineConfig, s Settings, d Deps) (*wikipedia, error) {
-	w := &wikipedia{id: cfg.ID, cats: cfg.Categories, base: cfg.BaseURL, clients: map[string]*http.Client{}, now: d.Now}
-	w.client = func(origin *url.URL) (*http.Client, error) {
-		return egress.NewEngineClient(egress.EngineClientOptions{
-			Origin: origin, Proxy: d.Proxy, ConnectTimeout: s.ConnectTimeout, Roots: d.Roots, UserAgent: d.UserAgent,
-		})
-	}
-	if w.now == nil {
-		w.now = time.Now
-	}
+	w := &wikipedia{id: cfg.ID, cats: cfg.Categories, base: cfg.BaseURL, clients: map[string]*http.Client{}, now: clockOf(d)}
+	w.client = func(origin *url.URL) (*http.Client, error) { return engineClient(origin, s, d) }
 	return w, nil
 }
 

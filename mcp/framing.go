@@ -133,14 +133,15 @@ func decodeMessage(line []byte) (*message, []byte, *rpcError) {
 	if !utf8.Valid(line) {
 		return nil, nil, parseError
 	}
-	var obj map[string]rawValue
-	if err := json.Unmarshal(line, &obj); err != nil {
-		var syntax *json.SyntaxError
-		if errors.As(err, &syntax) {
-			return nil, nil, parseError
-		}
-		obj = nil
+	// One validation of the whole line; the members are then split by a
+	// scan that relies on it, at every level, instead of decoding again.
+	if !json.Valid(line) {
+		return nil, nil, parseError
 	}
+	// The values below are slices of this copy: the reader's buffer is
+	// reused for the next line while a call may still read its arguments.
+	line = bytes.Clone(line)
+	obj, _ := members(line)
 	if obj == nil {
 		if firstByte(line) == '[' {
 			return nil, nil, &rpcError{code: codeInvalidRequest, message: "Invalid Request: batches are not supported; send one message per line"}
@@ -181,11 +182,95 @@ func decodeMessage(line []byte) (*message, []byte, *rpcError) {
 			}
 			return nil, id, &rpcError{code: codeInvalidParams, message: "Invalid params: params must be an object"}
 		}
-		if err := json.Unmarshal(rawParams, &m.params); err != nil {
-			return nil, id, &rpcError{code: codeInvalidParams, message: "Invalid params: params must be an object"}
-		}
+		m.params, _ = members(rawParams)
 	}
 	return m, nil, nil
+}
+
+// members splits a JSON object that is already known to be valid into its
+// members, each value kept as its exact bytes; a later duplicate key wins,
+// as encoding/json decides. ok is false (and the map nil) when raw is not
+// an object. Keys with escapes are unescaped by encoding/json.
+func members(raw []byte) (map[string]rawValue, bool) {
+	i := skipSpace(raw, 0)
+	if i >= len(raw) || raw[i] != '{' {
+		return nil, false
+	}
+	out := map[string]rawValue{}
+	i = skipSpace(raw, i+1)
+	for i < len(raw) && raw[i] != '}' {
+		kEnd := stringEnd(raw, i)
+		key := raw[i+1 : kEnd-1]
+		var k string
+		if bytes.IndexByte(key, '\\') >= 0 || !utf8.Valid(key) {
+			if json.Unmarshal(raw[i:kEnd], &k) != nil {
+				return nil, false
+			}
+		} else {
+			k = string(key)
+		}
+		i = skipSpace(raw, kEnd)
+		i = skipSpace(raw, i+1) // the ':'
+		vEnd := valueEnd(raw, i)
+		out[k] = rawValue(raw[i:vEnd])
+		i = skipSpace(raw, vEnd)
+		if i < len(raw) && raw[i] == ',' {
+			i = skipSpace(raw, i+1)
+		}
+	}
+	return out, true
+}
+
+func skipSpace(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\r' || b[i] == '\n') {
+		i++
+	}
+	return i
+}
+
+// stringEnd returns the index just past the string that starts at i.
+func stringEnd(b []byte, i int) int {
+	for j := i + 1; j < len(b); j++ {
+		switch b[j] {
+		case '\\':
+			j++
+		case '"':
+			return j + 1
+		}
+	}
+	return len(b)
+}
+
+// valueEnd returns the index just past the value that starts at i.
+func valueEnd(b []byte, i int) int {
+	if i >= len(b) {
+		return i
+	}
+	switch b[i] {
+	case '"':
+		return stringEnd(b, i)
+	case '{', '[':
+		depth := 0
+		for j := i; j < len(b); j++ {
+			switch b[j] {
+			case '"':
+				j = stringEnd(b, j) - 1
+			case '{', '[':
+				depth++
+			case '}', ']':
+				depth--
+				if depth == 0 {
+					return j + 1
+				}
+			}
+		}
+		return len(b)
+	}
+	j := i
+	for j < len(b) && b[j] != ',' && b[j] != '}' && b[j] != ']' && b[j] != ' ' && b[j] != '\t' && b[j] != '\r' && b[j] != '\n' {
+		j++
+	}
+	return j
 }
 
 func firstByte(b []byte) byte {

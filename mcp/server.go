@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -453,11 +452,7 @@ func metaOf(m *message) (map[string]rawValue, bool) {
 	if !ok || firstByte(raw) != '{' {
 		return nil, false
 	}
-	var meta map[string]rawValue
-	if json.Unmarshal(raw, &meta) != nil {
-		return nil, false
-	}
-	return meta, true
+	return members(raw) // raw is part of a message already validated
 }
 
 // modernRevision checks the per-request metadata of the stateless

@@ -137,19 +137,25 @@ func (b *brave) Search(ctx context.Context, req EngineRequest) ([]RawResult, err
 	case status != http.StatusOK:
 		return nil, failure(tool.ReasonRequestFailure)
 	}
+	return parseBrave(body, b.news)
+}
+
+// parseBrave reads an answer of the web or the news endpoint; an answer of
+// another shape is a parse_failure.
+func parseBrave(body []byte, news bool) ([]RawResult, error) {
 	var a braveAnswer
 	if err := json.Unmarshal(body, &a); err != nil {
 		return nil, failure(tool.ReasonParseFailure)
 	}
 	var rs []braveResult
 	switch {
-	case b.news && a.Results != nil:
+	case news && a.Results != nil:
 		rs = *a.Results
-	case !b.news && a.Web != nil:
+	case !news && a.Web != nil:
 		rs = a.Web.Results
-	case !b.news && a.Type == "search":
+	case !news && a.Type == "search":
 		rs = nil // an answer without web results: nothing found
-	case b.news && a.Type == "news":
+	case news && a.Type == "news":
 		rs = nil
 	default:
 		return nil, failure(tool.ReasonParseFailure)

@@ -81,14 +81,19 @@ func normalizeURL(raw string) (normalized, tool.Reason) {
 	if port == "80" && scheme == "http" || port == "443" && scheme == "https" {
 		port = ""
 	}
-	k := "https://" + bracketed(keyHost)
+	// http and https name one resource on their default ports; an http URL
+	// on another port keeps its scheme, so that the key stays its own key.
+	keyScheme := "https"
+	if scheme == "http" && port != "" {
+		keyScheme = "http"
+	}
+	k := keyScheme + "://" + bracketed(keyHost)
 	if port != "" {
 		k += ":" + port
 	}
-	p := normalizePercent(path)
-	if len(p) > 1 {
-		p = strings.TrimSuffix(p, "/")
-	}
+	// Trailing slashes are not part of the resource's identity (RFC 008);
+	// the root stays "/".
+	p := strings.TrimRight(normalizePercent(path), "/")
 	if p == "" {
 		p = "/"
 	}
@@ -129,7 +134,7 @@ func asciiHostOf(host string) (string, bool) {
 		return a.String(), true
 	}
 	name := strings.TrimSuffix(host, ".")
-	if name == "" || strings.HasPrefix(name, ".") || strings.Contains(name, "..") {
+	if name == "" || strings.HasPrefix(name, ".") || strings.HasSuffix(name, ".") || strings.Contains(name, "..") {
 		return "", false // a name with an empty label
 	}
 	if plainASCIIName(name) {

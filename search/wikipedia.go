@@ -122,6 +122,12 @@ func (w *wikipedia) Search(ctx context.Context, req EngineRequest) ([]RawResult,
 	case status != http.StatusOK:
 		return nil, failure(tool.ReasonRequestFailure)
 	}
+	return w.parse(body, ep)
+}
+
+// parse reads the Action API's answer: the search list, or an error object
+// (request_failure), or anything else (parse_failure).
+func (w *wikipedia) parse(body []byte, ep *url.URL) ([]RawResult, error) {
 	var a wikipediaAnswer
 	if err := json.Unmarshal(body, &a); err != nil {
 		return nil, failure(tool.ReasonParseFailure)

@@ -344,3 +344,33 @@ func TestREQ_OPS_002_SIGTERMAsPID1(t *testing.T) {
 		t.Fatalf("exit took %s", took)
 	}
 }
+
+// TestREQ_OPS_003_ZeroConfigurationRun: with no file, serve runs the keyless
+// engine and says in its log which engine is inactive for lack of a key.
+func TestREQ_OPS_003_ZeroConfigurationRun(t *testing.T) {
+	s, _ := site(t, 0)
+	cmd := exec.Command(binary(t), "serve")
+	cmd.Env = []string{"SSL_CERT_FILE=" + s.CertFile}
+	cmd.Stdin = strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{` + tutorialMeta + `}}` + "\n")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("%v\n%s", err, stderr.String())
+	}
+	msgs := checkJSONRPC(t, out)
+	tools := msgs[0]["result"].(map[string]any)["tools"].([]any)
+	if len(tools) != 3 {
+		t.Fatalf("tools: %v", tools)
+	}
+	var inactive map[string]any
+	for _, line := range strings.Split(strings.TrimSpace(stderr.String()), "\n") {
+		var m map[string]any
+		if json.Unmarshal([]byte(line), &m) == nil && m["event"] == "engine_inactive" {
+			inactive = m
+		}
+	}
+	if inactive == nil || inactive["engine"] != "brave" || !strings.Contains(fmt.Sprint(inactive["reason"]), "BRAVE_API_KEY is unset or empty") {
+		t.Fatalf("no engine_inactive line for brave:\n%s", stderr.String())
+	}
+}

@@ -254,8 +254,8 @@ func (d *fetchDialer) dialInOrder(ctx context.Context, network, hostname, port s
 	for i, a := range addrs {
 		attemptCtx := ctx
 		cancel := func() {}
-		if deadline, ok := ctx.Deadline(); ok {
-			share := time.Until(deadline) / time.Duration(len(addrs)-i)
+		if left, ok := remaining(ctx); ok {
+			share := left / time.Duration(len(addrs)-i)
 			if share < minAttemptTime {
 				share = minAttemptTime
 			}

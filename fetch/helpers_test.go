@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
+	"rypsok/internal/testdate"
 	"strconv"
 	"strings"
 	"sync"
@@ -254,8 +255,28 @@ func newEnv(t testing.TB, set func(*Settings), sites ...*site) *env {
 		Roots:     roots,
 		UserAgent: "rypsok/test",
 		Resolver:  e.resolver,
+		Now:       newTicking().Now,
 	})
 	return e
+}
+
+// ticking is the fake clock of the fetch tests: it starts at the package's
+// test epoch and moves a millisecond at each reading, so every span it
+// measures is positive and none of it is the system's date.
+type ticking struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func newTicking() *ticking {
+	return &ticking{t: testdate.Epoch(time.Date(2026, 6, 1, 8, 0, 0, 0, time.UTC))}
+}
+
+func (c *ticking) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.t = c.t.Add(time.Millisecond)
+	return c.t
 }
 
 func (e *env) fetch(t testing.TB, url string, maxChars, startChar int) (*tool.FetchResponse, *tool.Error) {

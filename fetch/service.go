@@ -73,9 +73,7 @@ func New(s Settings, d Deps) *Service {
 	if svc.log == nil {
 		svc.log = slog.New(slog.DiscardHandler)
 	}
-	if svc.now == nil {
-		svc.now = time.Now
-	}
+	svc.now = clockOr(svc.now)
 	svc.client = egress.NewFetchClient(egress.FetchClientOptions{
 		Policy:         &svc.set.Policy,
 		ConnectTimeout: s.ConnectTimeout,

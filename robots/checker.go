@@ -33,8 +33,11 @@ type Response struct {
 
 // Getter performs one GET without following redirects. It should read at
 // least MaxBytes of the body (more is ignored). An error means the file
-// could not be reached; when the context passed in has ended, the Checker
-// reports the context's error instead.
+// could not be reached, and a 2xx body that could not be read to its end
+// (or to MaxBytes) must be an error, never a shorter Body; Get does all
+// this with the pipeline's HTTP client. Every error disallows everything for the
+// origin; when the context passed in has ended, the Checker reports the
+// context's error instead and keeps nothing.
 type Getter func(ctx context.Context, u *url.URL) (Response, error)
 
 // Options configure a Checker.
@@ -155,9 +158,7 @@ func NewChecker(o Options) *Checker {
 		byOrigin:   make(map[string]*list.Element),
 		inflight:   make(map[string]*read),
 	}
-	if c.now == nil {
-		c.now = time.Now
-	}
+	c.now = clockOr(c.now)
 	if c.maxEntries <= 0 {
 		c.maxEntries = DefaultMaxEntries
 	}

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"rypsok/internal/testdate"
 	"strings"
 	"sync"
 	"testing"
@@ -76,7 +77,9 @@ func (c *clock) advance(d time.Duration) {
 	c.now = c.now.Add(d)
 }
 
-func newClock() *clock { return &clock{now: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)} }
+func newClock() *clock {
+	return &clock{now: testdate.Epoch(time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC))}
+}
 
 func mustURL(t testing.TB, s string) *url.URL {
 	t.Helper()

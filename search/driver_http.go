@@ -21,13 +21,8 @@ func engineClient(origin *url.URL, s Settings, d Deps) (*http.Client, error) {
 	})
 }
 
-// clockOf is the clock of the drivers: Deps.Now, or time.Now.
-func clockOf(d Deps) func() time.Time {
-	if d.Now != nil {
-		return d.Now
-	}
-	return time.Now
-}
+// clockOf is the clock of the drivers: Deps.Now, or the system clock.
+func clockOf(d Deps) func() time.Time { return clockOr(d.Now) }
 
 // maxRetryAfter bounds what a provider may ask us to wait; the circuit caps
 // it again at LIM-B3.

@@ -100,18 +100,3 @@ func (s semaphore) acquire(ctx context.Context) bool {
 }
 
 func (s semaphore) release() { <-s }
-
-// sleep waits d or until ctx ends; it reports whether the whole wait passed.
-func sleep(ctx context.Context, d time.Duration) bool {
-	if d <= 0 {
-		return ctx.Err() == nil
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return true
-	case <-ctx.Done():
-		return false
-	}
-}

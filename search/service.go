@@ -61,9 +61,7 @@ func assemble(s Settings, d Deps, engines []Engine) *Service {
 	if d.Logger == nil {
 		d.Logger = slog.New(slog.DiscardHandler)
 	}
-	if d.Now == nil {
-		d.Now = time.Now
-	}
+	d.Now = clockOr(d.Now)
 	svc := &Service{
 		set: s, deps: d, log: d.Logger, now: d.Now,
 		outbound: newSemaphore(s.OutboundInFlight),
@@ -161,9 +159,11 @@ type engineEnd struct {
 
 // Search runs one search (external design §6, §7).
 func (s *Service) Search(ctx context.Context, req tool.SearchRequest) (*tool.SearchResponse, *tool.Error) {
-	start := time.Now()
-	deadline := start.Add(s.set.Deadline)
-	ctx, cancel := context.WithDeadline(ctx, deadline)
+	// The deadline is a duration on the context (real elapsed time); the
+	// fan-out deadline the provider buckets compare against is the same
+	// span read on the injected clock, so the two never mix frames.
+	start := s.now()
+	ctx, cancel := context.WithTimeout(ctx, s.set.Deadline)
 	defer cancel()
 
 	var notices []tool.Notice
@@ -231,7 +231,7 @@ func (s *Service) Search(ctx context.Context, req tool.SearchRequest) (*tool.Sea
 		return nil, tool.NoEngine()
 	}
 
-	ends := s.fanOut(ctx, sel, req, query, !warned, deadline.Add(-s.set.Reserve))
+	ends := s.fanOut(ctx, sel, req, query, !warned, start, s.set.Deadline-s.set.Reserve)
 	if ctx.Err() != nil && !errors.Is(ctx.Err(), context.DeadlineExceeded) {
 		return nil, nil // cancelled: nothing is answered
 	}
@@ -409,9 +409,10 @@ func attributionRequired(m *merged, sel []picked) bool {
 // fanOut asks the selected engines concurrently (REQ-AGG-001) and collects
 // them until all have ended or the fan-out deadline passes (REQ-AGG-003,
 // REQ-AGG-009); what is still running then is aborted (REQ-AGG-006).
-func (s *Service) fanOut(ctx context.Context, sel []picked, req tool.SearchRequest, query string, cacheable bool, fanoutDeadline time.Time) []engineEnd {
-	fctx, cancel := context.WithDeadline(ctx, fanoutDeadline)
+func (s *Service) fanOut(ctx context.Context, sel []picked, req tool.SearchRequest, query string, cacheable bool, start time.Time, fanout time.Duration) []engineEnd {
+	fctx, cancel := context.WithTimeout(ctx, fanout)
 	defer cancel()
+	fanoutDeadline := start.Add(fanout) // on the injected clock
 	type done struct {
 		i   int
 		end engineEnd
@@ -524,9 +525,9 @@ func (s *Service) ask(ctx, callCtx context.Context, p picked, req tool.SearchReq
 	rctx, rcancel := context.WithTimeout(ctx, s.set.EngineTimeout)
 	defer rcancel()
 	started = true
-	t0 := time.Now()
+	t0 := s.now()
 	results, err := sl.eng.Search(rctx, ereq)
-	latency = time.Since(t0)
+	latency = s.now().Sub(t0)
 	if callCtx.Err() != nil && !errors.Is(callCtx.Err(), context.DeadlineExceeded) {
 		cancelled = true
 		return engineEnd{err: failure(tool.ReasonTimeout)}

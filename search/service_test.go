@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"math/rand"
+	"rypsok/internal/testdate"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -77,7 +78,9 @@ type fakeClock struct {
 	t  time.Time
 }
 
-func newClock() *fakeClock { return &fakeClock{t: time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)} }
+func newClock() *fakeClock {
+	return &fakeClock{t: testdate.Epoch(time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC))}
+}
 func (c *fakeClock) Now() time.Time {
 	c.mu.Lock()
 	defer c.mu.Unlock()

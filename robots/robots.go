@@ -2,14 +2,16 @@
 // path may be fetched by rypsok, with a bounded per-origin cache.
 //
 // It must never fetch on its own: the fetch pipeline gives it a Getter that
-// goes through the agent-directed egress profile. It never logs, and its
-// errors never carry a URL, a path or text of the file.
+// goes through the agent-directed egress profile (Get builds the request
+// and reads the answer, but only with the client the pipeline passes in).
+// It never logs, and its errors never carry a URL, a path or text of the
+// file.
 //
 // Choices where RFC 9309 leaves room, made here on purpose:
 //
 //   - Lines end at LF, CR or CRLF; a leading UTF-8 byte order mark is
-//     skipped; only the first MaxBytes are read and a line cut by that bound
-//     is dropped (§2.5).
+//     skipped, whole or its first one or two octets; only the first
+//     MaxBytes are read and a line cut by that bound is dropped (§2.5).
 //   - Misspelt record names that large crawlers document accepting
 //     ("useragent", "user agent", "dissallow", "dissalow", "disalow",
 //     "diasllow", "disallaw") are read as the record they name, and a record
@@ -72,10 +74,7 @@ const bom = "\xEF\xBB\xBF"
 // Parse reads a robots.txt body (at most MaxBytes are considered). It never
 // fails: lines it cannot read are skipped, as RFC 9309 §2.3.1.5 asks.
 func Parse(body []byte) *Robots {
-	body = boundBody(body)
-	if bytes.HasPrefix(body, []byte(bom)) {
-		body = body[len(bom):]
-	}
+	body = skipBOM(boundBody(body))
 
 	r := &Robots{}
 	cur := -1        // index of the group being read; -1 before any user-agent line
@@ -116,6 +115,17 @@ func Parse(body []byte) *Robots {
 		sortRules(r.groups[i].rules)
 	}
 	return r
+}
+
+// skipBOM skips a UTF-8 byte order mark at the start of body, also when
+// only its first one or two octets are there (EF, or EF BB), as Google's
+// parser does: those octets cannot begin a record in a UTF-8 file, and
+// reading the first line without them keeps the record they hide.
+func skipBOM(body []byte) []byte {
+	for i := 0; i < len(bom) && len(body) > 0 && body[0] == bom[i]; i++ {
+		body = body[1:]
+	}
+	return body
 }
 
 // boundBody keeps the first MaxBytes of body. When the bound may have cut

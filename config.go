@@ -406,6 +406,62 @@ func (s *section) seconds(name string, min, max int64, dst *time.Duration) *toml
 	return v
 }
 
+// dependentRange is the range in force of an integer key whose bounds
+// depend on other keys: lo to hi, given the values in force of the keys that
+// why names with those values.
+type dependentRange struct {
+	lo, hi int64
+	why    string
+}
+
+// dependentInt reads an integer key of range min to max whose range in force
+// is narrowed by r, into dst (which holds the default). Every refusal gives
+// the range in force, never the key's own wider range, and one message per
+// key. As the book's troubleshooting table shows them, a number outside the
+// key's own range reads "expected an integer from lo to hi (why), found a
+// larger number", like a value of the wrong kind; one inside it but outside
+// the range in force reads "must be between lo and hi (why), found ...". A
+// value of another kind names the keys r depends on when they narrow the
+// range; a default outside the range in force is refused too; when no value
+// fits, the message says so, whatever the key holds. The key's own value is
+// never repeated.
+func (s *section) dependentInt(name string, min, max int64, r dependentRange, dst *int64) *tomlx.Value {
+	s.seen[name] = true
+	v := s.get(name)
+	lo, hi := r.lo, r.hi
+	if lo < min {
+		lo = min
+	}
+	if hi > max {
+		hi = max
+	}
+	between := fmt.Sprintf("must be between %d and %d (%s)", lo, hi, r.why)
+	if v != nil && v.Kind == tomlx.KindInteger && (v.Int < min || v.Int > max) {
+		between = fmt.Sprintf("expected an integer from %d to %d (%s)", lo, hi, r.why)
+	}
+	switch {
+	case lo > hi:
+		s.l.errKey(s.t, name, s.key(name), fmt.Sprintf("no value fits: its range would be %d to %d (%s); change the keys it depends on", lo, hi, r.why))
+	case v == nil:
+		if *dst < lo || *dst > hi {
+			s.l.errKey(s.t, name, s.key(name), fmt.Sprintf("%s; the default, %d, is outside it, so set this key", between, *dst))
+		}
+	case v.Kind != tomlx.KindInteger:
+		expect := fmt.Sprintf("expected an integer from %d to %d", lo, hi)
+		if lo != min || hi != max {
+			expect += " (" + r.why + ")"
+		}
+		s.l.errAt(v, s.key(name), expect+", "+found(v))
+	case v.Int < lo:
+		s.l.errAt(v, s.key(name), between+", found a smaller number")
+	case v.Int > hi:
+		s.l.errAt(v, s.key(name), between+", found a larger number")
+	default:
+		*dst = v.Int
+	}
+	return v
+}
+
 func (s *section) bool(name string, dst *bool) {
 	s.seen[name] = true
 	v := s.get(name)
@@ -470,7 +526,7 @@ func (s *section) strings(name, expect string, allowEmpty bool, valid func(strin
 	for i, e := range v.Array {
 		k := fmt.Sprintf("%s[%d]", s.key(name), i)
 		if e.Kind != tomlx.KindString {
-			s.l.errAt(e, k, "expected "+expect+", "+found(e))
+			s.l.errAt(e, k, "expected text: "+expect+", "+found(e))
 			ok = false
 			continue
 		}
@@ -753,19 +809,17 @@ func (l *loader) loadSearch(s *section, c *Config) {
 	}
 	s.enum("safe_search", []string{"off", "moderate", "strict"}, &ss.SafeSearch)
 	s.int("max_results_ceiling", 1, 20, &ss.MaxResultsCeiling)
-	s.int("max_results", 1, 20, &ss.MaxResults)
-	if ss.MaxResults > ss.MaxResultsCeiling {
-		l.errKey(s.t, "max_results", "search.max_results", fmt.Sprintf("must be between 1 and %d (search.max_results_ceiling %d)", ss.MaxResultsCeiling, ss.MaxResultsCeiling))
-	}
+	maxResults := int64(ss.MaxResults)
+	s.dependentInt("max_results", 1, 20, dependentRange{1, int64(ss.MaxResultsCeiling),
+		fmt.Sprintf("search.max_results_ceiling %d", ss.MaxResultsCeiling)}, &maxResults)
+	ss.MaxResults = int(maxResults)
 	s.int("query_max_chars", 1, 600, &ss.QueryMaxChars)
 	s.ms("deadline_ms", 500, 10000, &ss.Deadline)
 	s.ms("reserve_ms", 50, 1000, &ss.Reserve)
-	s.ms("engine_timeout_ms", 100, 10000, &ss.EngineTimeout)
-	if hi := (ss.Deadline - ss.Reserve).Milliseconds(); ss.EngineTimeout.Milliseconds() > hi || hi < 100 {
-		l.errKey(s.t, "engine_timeout_ms", "search.engine_timeout_ms",
-			fmt.Sprintf("must be between 100 and %d (search.deadline_ms %d minus search.reserve_ms %d)",
-				hi, ss.Deadline.Milliseconds(), ss.Reserve.Milliseconds()))
-	}
+	engineTimeout := ss.EngineTimeout.Milliseconds()
+	s.dependentInt("engine_timeout_ms", 100, 10000, dependentRange{100, (ss.Deadline - ss.Reserve).Milliseconds(),
+		fmt.Sprintf("search.deadline_ms %d minus search.reserve_ms %d", ss.Deadline.Milliseconds(), ss.Reserve.Milliseconds())}, &engineTimeout)
+	ss.EngineTimeout = time.Duration(engineTimeout) * time.Millisecond
 	s.ms("connect_timeout_ms", 200, 5000, &ss.ConnectTimeout)
 	s.int("engines_per_request", 1, 16, &ss.EnginesPerRequest)
 	s.int("results_per_engine", 5, 20, &ss.ResultsPerEngine)
@@ -779,10 +833,10 @@ func (l *loader) loadSearch(s *section, c *Config) {
 func (l *loader) loadFetch(s *section, c *Config) {
 	fs := &c.Fetch
 	s.int("max_chars_ceiling", 500, 100000, &fs.MaxCharsCeiling)
-	s.int("max_chars", 500, 100000, &fs.MaxChars)
-	if fs.MaxChars > fs.MaxCharsCeiling {
-		l.errKey(s.t, "max_chars", "fetch.max_chars", fmt.Sprintf("must be between 500 and %d (fetch.max_chars_ceiling %d)", fs.MaxCharsCeiling, fs.MaxCharsCeiling))
-	}
+	maxChars := int64(fs.MaxChars)
+	s.dependentInt("max_chars", 500, 100000, dependentRange{500, int64(fs.MaxCharsCeiling),
+		fmt.Sprintf("fetch.max_chars_ceiling %d", fs.MaxCharsCeiling)}, &maxChars)
+	fs.MaxChars = int(maxChars)
 	s.intRange("max_bytes", 65536, 10485760, &fs.MaxBytes)
 	s.ms("deadline_ms", 1000, 30000, &fs.Deadline)
 	s.ms("connect_timeout_ms", 500, 10000, &fs.ConnectTimeout)
@@ -808,14 +862,9 @@ func (l *loader) loadFetch(s *section, c *Config) {
 	if h := l.pendingHTTP; h != nil {
 		lo := int64((fs.Deadline + 2*time.Second + time.Second - 1) / time.Second)
 		x := int64(c.HTTP.RequestTimeoutS)
-		if v := h.get("request_timeout_s"); v != nil {
-			h.intRange("request_timeout_s", 3, 600, &x)
-		}
+		h.dependentInt("request_timeout_s", 3, 600, dependentRange{lo, 600,
+			fmt.Sprintf("fetch.deadline_ms %d plus 2 s", fs.Deadline.Milliseconds())}, &x)
 		c.HTTP.RequestTimeoutS = int(x)
-		if x < lo {
-			l.errKey(h.t, "request_timeout_s", "service.http.request_timeout_s",
-				fmt.Sprintf("must be between %d and 600 (fetch.deadline_ms %d plus 2 s)", lo, fs.Deadline.Milliseconds()))
-		}
 		h.done()
 		l.pendingHTTP = nil
 	}
@@ -838,10 +887,10 @@ func (l *loader) ports(v *tomlx.Value) ([]int, bool) {
 		k := fmt.Sprintf("fetch.ports[%d]", i)
 		switch {
 		case e.Kind != tomlx.KindInteger:
-			l.errAt(e, k, "expected a port from 1 to 65535, "+found(e))
+			l.errAt(e, k, "expected an integer from 1 to 65535 (a port), "+found(e))
 			ok = false
 		case e.Int < 1 || e.Int > 65535:
-			l.errAt(e, k, "expected a port from 1 to 65535, found a number outside the range")
+			l.errAt(e, k, "expected an integer from 1 to 65535 (a port), found a number outside the range")
 			ok = false
 		case seen[e.Int]:
 			l.errAt(e, k, "listed more than once")
@@ -876,7 +925,7 @@ func (l *loader) loadEgress(s *section, c *Config) {
 		for i, e := range v.Array {
 			k := fmt.Sprintf("egress.%s[%d]", list.name, i)
 			if e.Kind != tomlx.KindString {
-				l.errAt(e, k, "expected a rule (a network, an address, a host name or *.suffix), "+found(e))
+				l.errAt(e, k, "expected text: a rule (a network, an address, a host name or *.suffix), "+found(e))
 				continue
 			}
 			r, err := egress.ParseRule(e.Str)
@@ -918,15 +967,11 @@ func (l *loader) loadResilience(s *section, c *Config) {
 	r := &c.Search
 	s.int("failures_to_open", 1, 10, &r.FailuresToOpen)
 	s.seconds("max_cooldown_s", 10, 3600, &r.MaxCooldown)
-	s.seconds("first_cooldown_s", 10, 600, &r.FirstCooldown)
-	if r.FirstCooldown > r.MaxCooldown {
-		hi := int64(r.MaxCooldown / time.Second)
-		if hi > 600 {
-			hi = 600
-		}
-		l.errKey(s.t, "first_cooldown_s", "resilience.first_cooldown_s",
-			fmt.Sprintf("must be between 10 and %d (resilience.max_cooldown_s %d)", hi, int64(r.MaxCooldown/time.Second)))
-	}
+	maxCooldown := int64(r.MaxCooldown / time.Second)
+	firstCooldown := int64(r.FirstCooldown / time.Second)
+	s.dependentInt("first_cooldown_s", 10, 600, dependentRange{10, maxCooldown,
+		fmt.Sprintf("resilience.max_cooldown_s %d", maxCooldown)}, &firstCooldown)
+	r.FirstCooldown = time.Duration(firstCooldown) * time.Second
 	s.done()
 }
 

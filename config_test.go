@@ -151,36 +151,174 @@ func TestREQ_CFG_003_EveryIntegerKeyDefaultRangeAndType(t *testing.T) {
 	}
 }
 
+// refusedWith loads doc and requires exactly the messages want, in order.
+func refusedWith(t *testing.T, doc string, vars map[string]string, want ...string) []string {
+	t.Helper()
+	_, err := load(t, doc, vars)
+	ce, ok := err.(*ConfigError)
+	if !ok {
+		t.Fatalf("got %v (%T), want a refusal\n--- document ---\n%s", err, err, doc)
+	}
+	if strings.Join(ce.Messages, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("messages:\n%s\nwant:\n%s\n--- document ---\n%s", strings.Join(ce.Messages, "\n"), strings.Join(want, "\n"), doc)
+	}
+	return ce.Messages
+}
+
+// Every key whose range depends on another key (the book's "depends on"
+// rows: search.max_results, search.engine_timeout_ms, fetch.max_chars,
+// service.http.request_timeout_s, resilience.first_cooldown_s) is refused
+// with the range in force, never its own wider range: the message gives
+// both ends, names the key and every key the range depends on with the
+// value in force (set in the file or the default), and never repeats the
+// key's own value. There is one message per key, also when the value lies
+// outside the key's own range or the default lies outside the range in
+// force. A number outside the key's own range reads "expected an integer
+// from", as the book's troubleshooting table shows a too large number; one
+// only outside the range in force reads "must be between", as its
+// dependent-range row shows.
 func TestREQ_CFG_005_DependentRanges(t *testing.T) {
 	cases := []struct {
 		name, doc string
-		want      []string
+		want      string
+		hidden    string // the key's value, which the message must not repeat
 	}{
-		{"engine timeout within deadline minus reserve", "config_version = 1\n[search]\ndeadline_ms = 500\nreserve_ms = 200\nengine_timeout_ms = 400\n",
-			[]string{"search.engine_timeout_ms: must be between 100 and 300 (search.deadline_ms 500 minus search.reserve_ms 200)"}},
-		{"default engine timeout above a short deadline", "config_version = 1\n[search]\ndeadline_ms = 1000\n",
-			[]string{"search.engine_timeout_ms: must be between 100 and 800 (search.deadline_ms 1000 minus search.reserve_ms 200)"}},
-		{"first cooldown above max", "config_version = 1\n[resilience]\nfirst_cooldown_s = 120\nmax_cooldown_s = 60\n",
-			[]string{"resilience.first_cooldown_s: must be between 10 and 60 (resilience.max_cooldown_s 60)"}},
-		{"request timeout below fetch deadline plus 2 s", "config_version = 1\n[service.http]\nrequest_timeout_s = 11\n",
-			[]string{"service.http.request_timeout_s: must be between 12 and 600 (fetch.deadline_ms 10000 plus 2 s)"}},
-		{"request timeout follows a longer fetch deadline", "config_version = 1\n[service.http]\nrequest_timeout_s = 30\n[fetch]\ndeadline_ms = 30000\n",
-			[]string{"service.http.request_timeout_s: must be between 32 and 600 (fetch.deadline_ms 30000 plus 2 s)"}},
+		// search.max_results, 1 to search.max_results_ceiling.
 		{"max_results above its ceiling", "config_version = 1\n[search]\nmax_results_ceiling = 10\nmax_results = 12\n",
-			[]string{"search.max_results: must be between 1 and 10 (search.max_results_ceiling 10)"}},
-		{"max_chars above its ceiling", "config_version = 1\n[fetch]\nmax_chars_ceiling = 1000\nmax_chars = 3000\n",
-			[]string{"fetch.max_chars: must be between 500 and 1000 (fetch.max_chars_ceiling 1000)"}},
+			"search.max_results: must be between 1 and 10 (search.max_results_ceiling 10), found a larger number (line 4, column 15)", ""},
+		{"max_results above its own range gives the ceiling in force", "config_version = 1\n[search]\nmax_results_ceiling = 10\nmax_results = 77\n",
+			"search.max_results: expected an integer from 1 to 10 (search.max_results_ceiling 10), found a larger number (line 4, column 15)", "77"},
+		{"max_results above the default ceiling", "config_version = 1\n[search]\nmax_results = 21\n",
+			"search.max_results: expected an integer from 1 to 20 (search.max_results_ceiling 20), found a larger number (line 3, column 15)", "21"},
+		{"max_results below the range", "config_version = 1\n[search]\nmax_results_ceiling = 10\nmax_results = 0\n",
+			"search.max_results: expected an integer from 1 to 10 (search.max_results_ceiling 10), found a smaller number (line 4, column 15)", ""},
+		{"max_results of another kind under a lower ceiling", "config_version = 1\n[search]\nmax_results_ceiling = 10\nmax_results = \"many\"\n",
+			"search.max_results: expected an integer from 1 to 10 (search.max_results_ceiling 10), found text (line 4, column 15)", "many"},
+		{"default max_results above a lower ceiling", "config_version = 1\n[search]\nmax_results_ceiling = 3\n",
+			"search.max_results: must be between 1 and 3 (search.max_results_ceiling 3); the default, 5, is outside it, so set this key", ""},
+
+		// fetch.max_chars, 500 to fetch.max_chars_ceiling.
+		{"max_chars above the default ceiling", "config_version = 1\n[fetch]\nmax_chars = 30000\n",
+			"fetch.max_chars: must be between 500 and 20000 (fetch.max_chars_ceiling 20000), found a larger number (line 3, column 13)", "30000"},
+		{"max_chars above its own range gives the ceiling in force", "config_version = 1\n[fetch]\nmax_chars = 123456\n",
+			"fetch.max_chars: expected an integer from 500 to 20000 (fetch.max_chars_ceiling 20000), found a larger number (line 3, column 13)", "123456"},
+		{"max_chars above a lower ceiling", "config_version = 1\n[fetch]\nmax_chars_ceiling = 1000\nmax_chars = 3001\n",
+			"fetch.max_chars: must be between 500 and 1000 (fetch.max_chars_ceiling 1000), found a larger number (line 4, column 13)", "3001"},
+		{"max_chars below the range", "config_version = 1\n[fetch]\nmax_chars_ceiling = 1000\nmax_chars = 499\n",
+			"fetch.max_chars: expected an integer from 500 to 1000 (fetch.max_chars_ceiling 1000), found a smaller number (line 4, column 13)", "499"},
+		{"default max_chars above a lower ceiling", "config_version = 1\n[fetch]\nmax_chars_ceiling = 2000\n",
+			"fetch.max_chars: must be between 500 and 2000 (fetch.max_chars_ceiling 2000); the default, 3000, is outside it, so set this key", ""},
+
+		// search.engine_timeout_ms, 100 to search.deadline_ms - search.reserve_ms.
+		{"engine timeout within deadline minus reserve", "config_version = 1\n[search]\ndeadline_ms = 500\nreserve_ms = 200\nengine_timeout_ms = 400\n",
+			"search.engine_timeout_ms: must be between 100 and 300 (search.deadline_ms 500 minus search.reserve_ms 200), found a larger number (line 5, column 21)", ""},
+		{"engine timeout above its own range gives the defaults in force", "config_version = 1\n[search]\nengine_timeout_ms = 54321\n",
+			"search.engine_timeout_ms: expected an integer from 100 to 2300 (search.deadline_ms 2500 minus search.reserve_ms 200), found a larger number (line 3, column 21)", "54321"},
+		{"engine timeout below the range", "config_version = 1\n[search]\nreserve_ms = 1000\nengine_timeout_ms = 99\n",
+			"search.engine_timeout_ms: expected an integer from 100 to 1500 (search.deadline_ms 2500 minus search.reserve_ms 1000), found a smaller number (line 4, column 21)", "99"},
+		{"engine timeout of another kind", "config_version = 1\n[search]\nengine_timeout_ms = true\n",
+			"search.engine_timeout_ms: expected an integer from 100 to 2300 (search.deadline_ms 2500 minus search.reserve_ms 200), found a boolean (line 3, column 21)", ""},
+		{"engine timeout of another kind under a short deadline is one message", "config_version = 1\n[search]\ndeadline_ms = 1000\nengine_timeout_ms = \"fast\"\n",
+			"search.engine_timeout_ms: expected an integer from 100 to 800 (search.deadline_ms 1000 minus search.reserve_ms 200), found text (line 4, column 21)", "fast"},
+		{"default engine timeout above a short deadline", "config_version = 1\n[search]\ndeadline_ms = 1000\n",
+			"search.engine_timeout_ms: must be between 100 and 800 (search.deadline_ms 1000 minus search.reserve_ms 200); the default, 2000, is outside it, so set this key", ""},
+		{"no engine timeout fits", "config_version = 1\n[search]\ndeadline_ms = 500\nreserve_ms = 1000\nengine_timeout_ms = 100\n",
+			"search.engine_timeout_ms: no value fits: its range would be 100 to -500 (search.deadline_ms 500 minus search.reserve_ms 1000); change the keys it depends on (line 5, column 1)", ""},
+
+		// service.http.request_timeout_s, fetch.deadline_ms + 2 s (rounded up) to 600.
+		{"request timeout below fetch deadline plus 2 s", "config_version = 1\n[service.http]\nrequest_timeout_s = 11\n",
+			"service.http.request_timeout_s: must be between 12 and 600 (fetch.deadline_ms 10000 plus 2 s), found a smaller number (line 3, column 21)", ""},
+		{"request timeout below its own range is one message", "config_version = 1\n[service.http]\nrequest_timeout_s = 1\n[fetch]\ndeadline_ms = 30000\n",
+			"service.http.request_timeout_s: expected an integer from 32 to 600 (fetch.deadline_ms 30000 plus 2 s), found a smaller number (line 3, column 21)", ""},
+		{"request timeout above the range", "config_version = 1\n[service.http]\nrequest_timeout_s = 6543\n",
+			"service.http.request_timeout_s: expected an integer from 12 to 600 (fetch.deadline_ms 10000 plus 2 s), found a larger number (line 3, column 21)", "6543"},
+		{"request timeout rounds the fetch deadline up", "config_version = 1\n[service.http]\nrequest_timeout_s = 12\n[fetch]\ndeadline_ms = 10500\n",
+			"service.http.request_timeout_s: must be between 13 and 600 (fetch.deadline_ms 10500 plus 2 s), found a smaller number (line 3, column 21)", ""},
+		{"request timeout of another kind under a longer fetch deadline", "config_version = 1\n[service.http]\nrequest_timeout_s = \"slow\"\n[fetch]\ndeadline_ms = 30000\n",
+			"service.http.request_timeout_s: expected an integer from 32 to 600 (fetch.deadline_ms 30000 plus 2 s), found text (line 3, column 21)", "slow"},
+		{"default request timeout below a longer fetch deadline", "config_version = 1\n[fetch]\ndeadline_ms = 30000\n",
+			"service.http.request_timeout_s: must be between 32 and 600 (fetch.deadline_ms 30000 plus 2 s); the default, 30, is outside it, so set this key", ""},
+
+		// resilience.first_cooldown_s, 10 to the lower of 600 and resilience.max_cooldown_s.
+		{"first cooldown above max", "config_version = 1\n[resilience]\nfirst_cooldown_s = 120\nmax_cooldown_s = 60\n",
+			"resilience.first_cooldown_s: must be between 10 and 60 (resilience.max_cooldown_s 60), found a larger number (line 3, column 20)", "120"},
+		{"first cooldown above its own range gives the max in force", "config_version = 1\n[resilience]\nfirst_cooldown_s = 700\nmax_cooldown_s = 60\n",
+			"resilience.first_cooldown_s: expected an integer from 10 to 60 (resilience.max_cooldown_s 60), found a larger number (line 3, column 20)", "700"},
+		{"first cooldown above its own range under the default max", "config_version = 1\n[resilience]\nfirst_cooldown_s = 700\n",
+			"resilience.first_cooldown_s: expected an integer from 10 to 600 (resilience.max_cooldown_s 900), found a larger number (line 3, column 20)", "700"},
+		{"first cooldown below the range", "config_version = 1\n[resilience]\nfirst_cooldown_s = 9\nmax_cooldown_s = 60\n",
+			"resilience.first_cooldown_s: expected an integer from 10 to 60 (resilience.max_cooldown_s 60), found a smaller number (line 3, column 20)", ""},
+		{"default first cooldown above a lower max", "config_version = 1\n[resilience]\nmax_cooldown_s = 30\n",
+			"resilience.first_cooldown_s: must be between 10 and 30 (resilience.max_cooldown_s 30); the default, 60, is outside it, so set this key", ""},
 	}
 	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) { mustRefuse(t, c.doc, nil, c.want...) })
+		t.Run(c.name, func(t *testing.T) {
+			msgs := refusedWith(t, c.doc, nil, c.want)
+			if c.hidden != "" && strings.Contains(msgs[0], c.hidden) {
+				t.Fatalf("the message repeats the value %s: %q", c.hidden, msgs[0])
+			}
+		})
 	}
 	// And the edges that fit.
 	mustLoad(t, "config_version = 1\n[search]\ndeadline_ms = 500\nreserve_ms = 200\nengine_timeout_ms = 300\n", nil)
+	mustLoad(t, "config_version = 1\n[search]\ndeadline_ms = 500\nreserve_ms = 400\nengine_timeout_ms = 100\n", nil)
 	mustLoad(t, "config_version = 1\n[resilience]\nfirst_cooldown_s = 60\nmax_cooldown_s = 60\n", nil)
+	mustLoad(t, "config_version = 1\n[resilience]\nfirst_cooldown_s = 600\nmax_cooldown_s = 3600\n", nil)
 	mustLoad(t, "config_version = 1\n[service.http]\nrequest_timeout_s = 12\n", nil)
+	mustLoad(t, "config_version = 1\n[service.http]\nrequest_timeout_s = 13\n[fetch]\ndeadline_ms = 10500\n", nil)
 	c := mustLoad(t, "config_version = 1\n[search]\nmax_results_ceiling = 10\nmax_results = 10\n", nil)
 	if c.Search.MaxResults != 10 || c.MCP.MaxResultsCeiling != 10 {
 		t.Fatalf("max_results %d ceiling %d", c.Search.MaxResults, c.MCP.MaxResultsCeiling)
+	}
+	c = mustLoad(t, "config_version = 1\n[fetch]\nmax_chars_ceiling = 1000\nmax_chars = 1000\n", nil)
+	if c.Fetch.MaxChars != 1000 || c.MCP.MaxCharsCeiling != 1000 {
+		t.Fatalf("max_chars %d ceiling %d", c.Fetch.MaxChars, c.MCP.MaxCharsCeiling)
+	}
+	c = mustLoad(t, "config_version = 1\n[search]\nengine_timeout_ms = 2300\n[service.http]\nrequest_timeout_s = 600\n[resilience]\nfirst_cooldown_s = 10\n", nil)
+	if c.Search.EngineTimeout != 2300*time.Millisecond || c.HTTP.RequestTimeoutS != 600 || c.Search.FirstCooldown != 10*time.Second {
+		t.Fatalf("engine timeout %v, request timeout %d, first cooldown %v", c.Search.EngineTimeout, c.HTTP.RequestTimeoutS, c.Search.FirstCooldown)
+	}
+}
+
+// TOML 1.0 allows arrays of mixed kinds, so every array-valued key of the
+// schema must refuse an element of the wrong kind itself: the message names
+// the key and the element, the kind expected and the kind found, and the
+// element's own line and column.
+func TestREQ_CFG_005_ArrayElementOfTheWrongKind(t *testing.T) {
+	tok := map[string]string{"TOK": strings.Repeat("t", 40)}
+	cases := []struct {
+		name, doc string
+		vars      map[string]string
+		want      []string
+	}{
+		{"search.languages", docWith("search", "languages", `["en", 3]`), nil,
+			[]string{"search.languages[1]: expected text: language tags such as en or pt-BR, found an integer (line 3, column 20)"}},
+		{"search.languages, two elements", docWith("search", "languages", `[1, "en", {}]`), nil,
+			[]string{"search.languages[0]: expected text: language tags such as en or pt-BR, found an integer (line 3, column 14)",
+				"search.languages[2]: expected text: language tags such as en or pt-BR, found a table (line 3, column 23)"}},
+		{"service.http.allowed_hosts", docWith("service.http", "allowed_hosts", `["localhost", {h = 1}]`), nil,
+			[]string{"service.http.allowed_hosts[1]: expected text: host names or host:port, found a table (line 3, column 31)"}},
+		{"service.http.allowed_origins", docWith("service.http", "allowed_origins", `["null", true]`), nil,
+			[]string{"service.http.allowed_origins[1]: expected text: origins such as https://app.example or null, found a boolean (line 3, column 28)"}},
+		{"service.http.auth.callers", docWith("service.http.auth", "callers", "[{id = \"a\", token_env = \"TOK\"},\n  \"b\"]"), tok,
+			[]string{"service.http.auth.callers[1]: expected a table, found text (line 4, column 3)"}},
+		{"fetch.ports", docWith("fetch", "ports", `[443, "8443"]`), nil,
+			[]string{"fetch.ports[1]: expected an integer from 1 to 65535 (a port), found text (line 3, column 15)"}},
+		{"egress.allow", docWith("egress", "allow", `["wiki.corp.example", 10]`), nil,
+			[]string{"egress.allow[1]: expected text: a rule (a network, an address, a host name or *.suffix), found an integer (line 3, column 31)"}},
+		{"egress.deny", docWith("egress", "deny", `[["x"], "*.ads.example"]`), nil,
+			[]string{"egress.deny[0]: expected text: a rule (a network, an address, a host name or *.suffix), found an array (line 3, column 9)"}},
+		{"engines.<id>.categories", "config_version = 1\n[engines.w]\ntype = \"wikipedia\"\ncategories = [\n  \"general\",\n  1.5,\n]\n", nil,
+			[]string{"engines.w.categories[1]: expected text: categories (general, news, science, code), found a decimal number; this configuration has no key that takes a float (line 6, column 3)"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) { refusedWith(t, c.doc, c.vars, c.want...) })
+	}
+	// The same arrays with elements of the one right kind are read.
+	c := mustLoad(t, "config_version = 1\n[search]\nlanguages = [\"en\", \"ja\"]\n[fetch]\nports = [443, 8443]\n[egress]\nallow = [\"wiki.corp.example\"]\ndeny = [\"*.ads.example\"]\n"+
+		"[engines.w]\ntype = \"wikipedia\"\ncategories = [\"general\", \"science\"]\n", nil)
+	if fmt.Sprint(c.Search.Languages, c.Fetch.Policy.Ports, len(c.Fetch.Policy.Allow), len(c.Fetch.Policy.Deny), c.Engines[0].Categories) != "[en ja] [443 8443] 1 1 [general science]" {
+		t.Fatalf("read %v %v %d %d %v", c.Search.Languages, c.Fetch.Policy.Ports, len(c.Fetch.Policy.Allow), len(c.Fetch.Policy.Deny), c.Engines[0].Categories)
 	}
 }
 
@@ -244,7 +382,7 @@ func TestREQ_CFG_003_OtherKeysDefaultsAndForms(t *testing.T) {
 	mustRefuse(t, docWith("search", "languages", `["en", "en"]`), nil, "search.languages[1]: listed more than once")
 	mustRefuse(t, docWith("search", "region", `"usa"`), nil, "search.region: expected two upper-case letters")
 	mustLoad(t, docWith("fetch", "ports", `[443, 8443]`), nil)
-	mustRefuse(t, docWith("fetch", "ports", `[0]`), nil, "fetch.ports[0]: expected a port from 1 to 65535")
+	mustRefuse(t, docWith("fetch", "ports", `[0]`), nil, "fetch.ports[0]: expected an integer from 1 to 65535 (a port), found a number outside the range (line 3, column 10)")
 	mustRefuse(t, docWith("fetch", "ports", `[]`), nil, "fetch.ports: expected an array of ports")
 	mustLoad(t, docWith("service", "user_agent_contact", `"ops@example.org"`), nil)
 	mustLoad(t, docWith("service", "user_agent_contact", `"https://example.org/contact"`), nil)

@@ -2,11 +2,12 @@
 // needs, keeping the line and column of every value so that a message can
 // name the place.
 //
-// The subset is all of TOML 1.0 syntax, with two deliberate differences:
-// an array must hold values of one kind, and floats, dates and times are
-// recognised (validated as TOML 1.0 writes them) but carry no value, since
-// no setting takes them. Documents are bounded: 1 MiB, lines of 64 KiB,
-// 32 levels of arrays and inline tables, 32 parts in a key.
+// The subset is all of TOML 1.0 syntax, arrays of mixed kinds included
+// (each element keeps its own kind and place, so a reader that wants one
+// kind checks every element), with one deliberate difference: floats, dates
+// and times are recognised (validated as TOML 1.0 writes them) but carry no
+// value, since no setting takes them. Documents are bounded: 1 MiB, lines
+// of 64 KiB, 32 levels of arrays and inline tables, 32 parts in a key.
 //
 // It must never panic, never loop, never take more than linear time, and
 // never accept a document it would misread: what it does not support it
@@ -40,7 +41,7 @@ type Value struct {
 	Str   string
 	Int   int64
 	Bool  bool
-	Array []*Value // KindArray; for an array of tables, each element has KindTable
+	Array []*Value // KindArray, elements of any kinds; for an array of tables, each has KindTable
 	Table *Table   // KindTable
 	Line  int
 	Col   int

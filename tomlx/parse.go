@@ -581,6 +581,8 @@ func (p *parser) scalar(line, col int) (*Value, *Error) {
 	return v, nil
 }
 
+// array reads an array. As TOML 1.0 allows, its elements may be of any
+// kinds, mixed; a reader that wants one kind checks each element.
 func (p *parser) array(depth int, path []string, line, col int) (*Value, *Error) {
 	if depth > maxNestingDepth {
 		return nil, &Error{Msg: "arrays and inline tables are nested deeper than 32 levels", Line: line, Col: col}
@@ -599,9 +601,6 @@ func (p *parser) array(depth int, path []string, line, col int) (*Value, *Error)
 		e, err := p.value(depth, path)
 		if err != nil {
 			return nil, err
-		}
-		if len(v.Array) > 0 && e.Kind != v.Array[0].Kind {
-			return nil, &Error{Msg: "an array must hold values of one type", Line: e.Line, Col: e.Col}
 		}
 		v.Array = append(v.Array, e)
 		p.skipBlank()

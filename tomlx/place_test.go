@@ -288,3 +288,37 @@ func TestBoundsAreRefusedCleanly(t *testing.T) {
 		})
 	}
 }
+
+// In an array of mixed kinds every element keeps its own kind and its own
+// place, so that a reader wanting one kind can name the element that is
+// not of it.
+func TestMixedArrayElementsKeepKindAndPlace(t *testing.T) {
+	doc := "a = ['x', 2, [3],\n  {b = 4}, true, 1.5, 1979-05-27]\n"
+	root, err := Parse([]byte(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := root.Values["a"]
+	want := []struct {
+		kind      Kind
+		line, col int
+	}{
+		{KindString, 1, 6}, {KindInteger, 1, 11}, {KindArray, 1, 14},
+		{KindTable, 2, 3}, {KindBool, 2, 12}, {KindFloat, 2, 18}, {KindDatetime, 2, 23},
+	}
+	if a == nil || a.Kind != KindArray || len(a.Array) != len(want) {
+		t.Fatalf("a: %+v", a)
+	}
+	for i, w := range want {
+		e := a.Array[i]
+		if e.Kind != w.kind || e.Line != w.line || e.Col != w.col {
+			t.Errorf("a[%d]: kind %d at %d:%d, want kind %d at %d:%d", i, e.Kind, e.Line, e.Col, w.kind, w.line, w.col)
+		}
+	}
+	if a.Array[2].Array[0].Int != 3 || a.Array[3].Table.Values["b"].Int != 4 || a.Array[0].Str != "x" || !a.Array[4].Bool {
+		t.Errorf("values: %s", dump(root))
+	}
+	if d := checkTree(root); d != "" {
+		t.Error(d)
+	}
+}

@@ -118,6 +118,20 @@ var validCases = []struct {
 	{"empty arrays nest", "a = [[], [[]]]", "{a=[[],[[]]]}"},
 	{"CRLF inside an array", "a = [\r\n1,\r\n2\r\n]", "{a=[i1,i2]}"},
 
+	// Arrays of mixed kinds (TOML 1.0 allows them): every element keeps
+	// its own kind.
+	{"integers and floats", "a = [1, 2.0]", "{a=[i1,f]}"},
+	{"integers and strings", "a = [1, \"2\"]", `{a=[i1,s"2"]}`},
+	{"strings and arrays", "a = [\"a\", [\"b\"]]", `{a=[s"a",[s"b"]]}`},
+	{"strings and inline tables", "a = [\"a\", {b = 1}]", `{a=[s"a",{b=i1}]}`},
+	{"an inline table first", "a = [{k = 'a'}, 'b', 1]", `{a=[{k=s"a"},s"b",i1]}`},
+	{"dates and strings", "a = [1979-05-27, \"x\"]", `{a=[d,s"x"]}`},
+	{"booleans among others", "a = [true, 1, 'x', false]", `{a=[btrue,i1,s"x",bfalse]}`},
+	{"mixed kinds further down", "a = [[1], [1, true]]", "{a=[[i1],[i1,btrue]]}"},
+	{"mixed kinds on later lines", "a = [\n  1,\n  'x',\n]", `{a=[i1,s"x"]}`},
+	{"every kind in one array", "a = [1, 'x', 1.5, true, 1979-05-27, [2], {b = 3}]", `{a=[i1,s"x",f,btrue,d,[i2],{b=i3}]}`},
+	{"dotted keys in inline tables among strings", "a = [\"s\", {b.c = 1}, {b.c = 2}]", `{a=[s"s",{b={c=i1}},{b={c=i2}}]}`},
+
 	// Tables.
 	{"tables", "[table-1]\nkey1 = \"some string\"\nkey2 = 123\n\n[table-2]\nkey1 = \"another string\"\nkey2 = 456",
 		`{table-1={key1=s"some string",key2=i123},table-2={key1=s"another string",key2=i456}}`},

@@ -237,3 +237,28 @@ func TestREQ_SEC_012_HostSlotsAreReleased(t *testing.T) {
 		t.Fatalf("%d host entries left", len(l.hosts))
 	}
 }
+
+// TestREQ_SEC_012_AnAddressWrittenDifferentlyHasOneSlot: LIM-C4 counts a
+// host in egress's canonical form, so the same address in other notations
+// (another IPv4 form, a root dot, full-width digits) waits for the one slot.
+func TestREQ_SEC_012_AnAddressWrittenDifferentlyHasOneSlot(t *testing.T) {
+	g := newGate()
+	st := newSite(t, g.handler)
+	e := newEnv(t, func(s *Settings) { s.RobotsTxt = false }, st)
+	wait := fetchAll(e, st.url("127.0.0.1", "/1"), st.url("127.1", "/2"), st.url("0x7f.0.0.1", "/3"),
+		st.url("2130706433", "/4"), st.url("127.0.0.1.", "/5"), st.url("１２７．０．０．１", "/6"))
+	waitFor(t, "the first fetch", func() bool { return g.inside.Load() == 1 })
+	settle()
+	if n := g.arrivals.Load(); n != 1 {
+		t.Fatalf("%d fetches to one address at once", n)
+	}
+	close(g.open)
+	for _, terr := range wait() {
+		if terr != nil {
+			t.Fatalf("fetch: %v", terr)
+		}
+	}
+	if g.most.Load() != 1 || g.arrivals.Load() != 6 {
+		t.Fatalf("most at once %d of %d", g.most.Load(), g.arrivals.Load())
+	}
+}

@@ -3,17 +3,13 @@ package fetch
 import (
 	"context"
 	"errors"
-	"io"
 	"net/http"
-	"net/netip"
 	"net/url"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
 	"unicode/utf8"
-
-	"golang.org/x/net/idna"
 
 	"rypsok/egress"
 	"rypsok/robots"
@@ -89,22 +85,20 @@ func (s *Service) retrieve(ctx, netCtx context.Context, h hop, start time.Time) 
 }
 
 // redirectTarget judges a Location (REQ-SEC-008): resolved against the
-// current URL, absolute http(s) with a host and at most LIM-F9 characters
-// (else the redirect is unusable: network), upgraded to https unless plain
-// HTTP is allowed, and admitted by the egress policy (else denied egress,
-// without the target).
+// current URL by egress.ResolveRedirect (a scheme other than http or https
+// is denied with scheme; a Location that is no URL with a host, or longer
+// than LIM-F9, is unusable: network), upgraded to https unless plain HTTP
+// is allowed, and admitted by the egress policy exactly as a first URL is
+// (else denied egress, without the target).
 func (s *Service) redirectTarget(ctx context.Context, cur hop, location string) (hop, *tool.Error) {
-	if location == "" {
+	u, err := egress.ResolveRedirect(cur.u, location)
+	switch {
+	case errors.Is(err, egress.ErrRedirectScheme):
+		return hop{}, tool.Denied(tool.ReasonScheme)
+	case err != nil:
 		return hop{}, tool.Network()
 	}
-	ref, err := url.Parse(location)
-	if err != nil {
-		return hop{}, tool.Network()
-	}
-	u := cur.u.ResolveReference(ref)
-	if u.Scheme != "http" && u.Scheme != "https" || u.Opaque != "" || u.Hostname() == "" {
-		return hop{}, tool.Network()
-	}
+	canonicalize(u)
 	next := hop{u: u}
 	if up, ok := s.upgrade(u); ok {
 		next = hop{u: up, upgraded: true}
@@ -120,18 +114,15 @@ func (s *Service) redirectTarget(ctx context.Context, cur hop, location string) 
 	return next, nil
 }
 
-// hostKey names the host of u for the per-host limit and the same-host
-// rule: lower-cased, without a root dot, an internationalized name in its
-// ASCII form, an address in its canonical form.
+// hostKey names the host of u for the per-host limit (LIM-C4) and the
+// same-host rule: egress's canonical form, so that writing a host
+// differently never gives it a second slot. A host without one was refused
+// by the policy before any request; it keys as written.
 func hostKey(u *url.URL) string {
-	h := strings.TrimSuffix(strings.ToLower(u.Hostname()), ".")
-	if a, err := netip.ParseAddr(h); err == nil {
-		return a.Unmap().String()
+	if h, ok := egress.CanonicalHost(u.Hostname()); ok {
+		return h
 	}
-	if ascii, err := idna.Lookup.ToASCII(h); err == nil {
-		return strings.TrimSuffix(ascii, ".")
-	}
-	return h
+	return u.Hostname()
 }
 
 // schemePort is the scheme and the effective port of u.
@@ -182,7 +173,7 @@ func (s *Service) exchange(ctx, netCtx context.Context, h hop) (*response, *tool
 	if err != nil {
 		return nil, tool.Network()
 	}
-	resp, err := s.client.Do(req)
+	resp, err := s.send(req)
 	if err != nil {
 		return nil, s.transportError(ctx, netCtx, err, h)
 	}
@@ -200,6 +191,12 @@ func (s *Service) exchange(ctx, netCtx context.Context, h hop) (*response, *tool
 				return nil, ended(ctx, tool.FetchDeadline())
 			}
 			return nil, tool.Network()
+		}
+		// A read that ended once the deadline had passed may have been
+		// ended by it (a cancelled HTTP/2 stream can read as a clean end):
+		// such a body is not known to be whole.
+		if netCtx.Err() != nil {
+			return nil, ended(ctx, tool.FetchDeadline())
 		}
 	case isRedirect(resp.StatusCode):
 		got.location = resp.Header.Get("Location")
@@ -295,37 +292,34 @@ func (p *robotsProbe) failure() error {
 	return p.err
 }
 
-// getRobots is the Checker's Getter: one GET of robots.txt through the
-// fetch client (so the egress profile judges it), no redirect followed, at
-// most robots.MaxBytes of a 2xx body read (the rest is ignored).
+// getRobots is the Checker's Getter: robots.Get through the fetch client's
+// transport (so the egress profile judges it, no redirect followed). A read
+// that never got a connection is the site's network failure: the probe ends
+// the read, the call answers as the page would and nothing is kept. A
+// refusal by the policy, and any failure after the connection was
+// established (closed or reset before a status line, a response cut
+// short), is left to the Checker: unreachable, everything disallowed
+// (RFC 9309 §2.3.1.4, REQ-CMP-005), so the page is never requested.
 func (s *Service) getRobots(ctx context.Context, u *url.URL) (robots.Response, error) {
-	p, _ := ctx.Value(probeKey{}).(*robotsProbe)
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
-	if err != nil {
-		return robots.Response{}, err
+	resp, err := robots.Get(ctx, s.send, u)
+	if err == nil || ctx.Err() != nil {
+		return resp, err
 	}
-	resp, err := s.client.Do(req)
-	if err != nil {
-		var d *egress.Denial
-		policyRefusal := errors.As(err, &d) && !errors.Is(err, egress.ErrAllRefused)
-		// A robots.txt redirected to a destination the policy refuses is
-		// unreachable: everything is disallowed. Any other failure is the
-		// site's network failure.
-		if p != nil && !policyRefusal && ctx.Err() == nil {
-			p.fail(err)
-		}
-		return robots.Response{}, err
+	var re *robots.ReadError
+	var d *egress.Denial
+	policyRefusal := errors.As(err, &d) && !errors.Is(err, egress.ErrAllRefused)
+	if p, _ := ctx.Value(probeKey{}).(*robotsProbe); p != nil && !policyRefusal && errors.As(err, &re) && !re.Connected {
+		p.fail(err)
 	}
-	defer resp.Body.Close()
-	out := robots.Response{Status: resp.StatusCode, Location: resp.Header.Get("Location")}
-	if resp.StatusCode >= 200 && resp.StatusCode <= 299 {
-		out.Body, err = egress.ReadBody(io.LimitReader(resp.Body, robots.MaxBytes), robots.MaxBytes)
-		if err != nil {
-			if p != nil && ctx.Err() == nil {
-				p.fail(err)
-			}
-			return robots.Response{}, err
-		}
-	}
-	return out, nil
+	return resp, err
+}
+
+// send performs one request through the fetch client's transport. The
+// client never follows a redirect, and http.Client.Do would parse the
+// Location header itself before asking whether to follow it, turning a
+// Location it cannot parse (a host with percent escapes, which a browser
+// decodes) into an error of its own; every Location is read by
+// egress.ResolveRedirect instead.
+func (s *Service) send(req *http.Request) (*http.Response, error) {
+	return s.client.Transport.RoundTrip(req)
 }

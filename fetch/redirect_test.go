@@ -49,10 +49,11 @@ func TestREQ_FETCH_006_SameHostRedirectsAreFollowed(t *testing.T) {
 		if resp.URL != st.url("a.example.com", "/r/0") || !strings.Contains(resp.Content, "redirect leads to") {
 			t.Fatalf("%d: url %q content %q", status, resp.URL, resp.Content)
 		}
-		// Same host name in another case, with a root dot: still the host.
+		// Same host name in another case, with a root dot: still the host,
+		// requested (and reported) in its canonical form.
 		loc := "https://A.EXAMPLE.COM.:" + strconv.Itoa(st.port()) + "/article"
 		resp = e.mustFetch(t, st.url("a.example.com", "/to?loc="+loc), 3000, 0)
-		if resp.URL != loc {
+		if resp.URL != st.url("a.example.com", "/article") {
 			t.Fatalf("%d: url %q", status, resp.URL)
 		}
 		// One more than the limit: the page cannot be reached.
@@ -128,12 +129,11 @@ func TestREQ_FETCH_006_UnusableLocationIsUnreachable(t *testing.T) {
 	st := newSite(t, redirector(http.StatusFound))
 	e := newEnv(t, nil, st)
 	for _, path := range []string{
-		"/to",                          // no Location
-		"/to?loc=",                     // empty Location
-		"/to?loc=http://%5B::1",        // unparsable
-		"/to?loc=mailto:a@example.com", // not http(s)
-		"/to?loc=https:///nohost",      // no host
-		"/long",                        // too long once resolved
+		"/to",                     // no Location
+		"/to?loc=",                // empty Location
+		"/to?loc=http://%5B::1",   // unparsable
+		"/to?loc=https:///nohost", // no host
+		"/long",                   // too long once resolved
 	} {
 		_, terr := e.fetch(t, st.url("a.example.com", path), 3000, 0)
 		wantError(t, terr, tool.KindUnavailable, tool.ReasonNetwork)
@@ -200,5 +200,35 @@ func TestREQ_FETCH_010_UpgradeKeepsTheURL(t *testing.T) {
 	u, _ := url.Parse("http://example.com/")
 	if got, upgraded := New(allowHTTP, Deps{}).upgrade(u); upgraded || got.Scheme != "http" {
 		t.Error("an allowed http URL was upgraded")
+	}
+}
+
+// TestREQ_SEC_008_RedirectToAnotherSchemeIsDeniedScheme: a Location whose
+// scheme is not http or https — or that has an empty scheme — ends the call
+// denied with reason scheme, not as a network failure, and nothing else is
+// requested.
+func TestREQ_SEC_008_RedirectToAnotherSchemeIsDeniedScheme(t *testing.T) {
+	for _, follow := range []bool{false, true} {
+		st := newSite(t, redirector(http.StatusFound))
+		e := newEnv(t, func(s *Settings) { s.FollowCrossHostRedirects = follow }, st)
+		for _, loc := range []string{
+			"ftp://a.example.com/file",
+			"file:///etc/passwd",
+			"gopher://a.example.com:70/1",
+			"data:text/html,<p>hi</p>",
+			"javascript:alert(1)",
+			"mailto:a@example.com",
+			"FTP://a.example.com/",
+			"://a.example.com/no-scheme",
+			":no-scheme",
+		} {
+			_, terr := e.fetch(t, st.url("a.example.com", "/to?loc="+url.QueryEscape(loc)), 3000, 0)
+			wantError(t, terr, tool.KindDenied, tool.ReasonScheme)
+		}
+		for _, seen := range st.seen() {
+			if seen != "/robots.txt" && !strings.HasPrefix(seen, "/to?") {
+				t.Fatalf("the site saw %s", seen)
+			}
+		}
 	}
 }

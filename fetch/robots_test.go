@@ -141,3 +141,32 @@ func TestREQ_CMP_005_UnreachableSiteIsNotCachedAsDisallowed(t *testing.T) {
 		t.Fatalf("robots.txt was read %d times", n)
 	}
 }
+
+// TestREQ_CMP_005_RobotsTxtBrokenAfterConnectingDisallows: a robots.txt
+// whose connection fails after it was established (reset before the status
+// line, a body shorter than its Content-Length) is unreachable: the page
+// ends denied robots_txt, is never requested, and the verdict is kept.
+func TestREQ_CMP_005_RobotsTxtBrokenAfterConnectingDisallows(t *testing.T) {
+	for name, h := range map[string]http.HandlerFunc{
+		"reset before the status line": func(w http.ResponseWriter, r *http.Request) { panic(http.ErrAbortHandler) },
+		"body shorter than declared": func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Length", "100")
+			_, _ = w.Write([]byte("User-agent: *\nAllow: /\n"))
+			w.(http.Flusher).Flush()
+			panic(http.ErrAbortHandler)
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			st := newSite(t, html(pageHTML))
+			st.setRobots(h)
+			e := newEnv(t, nil, st)
+			for range 2 {
+				_, terr := e.fetch(t, st.url("a.example.com", "/page"), 3000, 0)
+				wantError(t, terr, tool.KindDenied, tool.ReasonRobotsTxt)
+			}
+			if st.count("/page") != 0 || st.count("/robots.txt") != 1 {
+				t.Fatalf("page read %d times, robots.txt %d times", st.count("/page"), st.count("/robots.txt"))
+			}
+		})
+	}
+}

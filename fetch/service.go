@@ -190,7 +190,7 @@ func parseTarget(raw string) (*url.URL, *tool.Error) {
 	if len(raw) > 4*tool.MaxURLChars || utf8.RuneCountInString(raw) > tool.MaxURLChars {
 		return nil, tool.URLTooLong()
 	}
-	u, err := url.Parse(raw)
+	u, err := egress.ParseURL(raw)
 	if err != nil || u.Scheme == "" {
 		return nil, tool.InvalidURL()
 	}
@@ -200,7 +200,27 @@ func parseTarget(raw string) (*url.URL, *tool.Error) {
 	if u.Opaque != "" || u.Hostname() == "" {
 		return nil, tool.InvalidURL()
 	}
+	canonicalize(u)
 	return u, nil
+}
+
+// canonicalize writes u's host in egress's canonical form, keeping the port
+// as written: the host a browser's URL parser would request, connect to and
+// verify the certificate of (127.1 is 127.0.0.1, EXAMPLE.com. is
+// example.com). A host without a canonical form is left for the policy to
+// refuse.
+func canonicalize(u *url.URL) {
+	h, ok := egress.CanonicalHost(u.Hostname())
+	if !ok {
+		return
+	}
+	if strings.IndexByte(h, ':') >= 0 {
+		h = "[" + h + "]"
+	}
+	if p := u.Port(); p != "" {
+		h += ":" + p
+	}
+	u.Host = h
 }
 
 // checkSecrets is the privacy check of the URL (REQ-PRIV-002): the URL to

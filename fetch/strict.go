@@ -5,6 +5,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	"rypsok/egress"
 	"rypsok/tool"
 )
 
@@ -29,6 +30,7 @@ func (s *urlSet) add(u string) {
 	if u == "" || len(u) > 4*tool.MaxURLChars || utf8.RuneCountInString(u) > tool.MaxURLChars {
 		return
 	}
+	u = urlKey(u)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if el, ok := s.index[u]; ok {
@@ -46,8 +48,21 @@ func (s *urlSet) add(u string) {
 func (s *urlSet) has(u string) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	_, ok := s.index[u]
+	_, ok := s.index[urlKey(u)]
 	return ok
+}
+
+// urlKey is the form a URL is remembered and looked up in: its host in the
+// one canonical form of egress, so that a result and a request that write
+// the same host differently are the same URL, and two different hosts never
+// are.
+func urlKey(raw string) string {
+	if u, err := egress.ParseURL(raw); err == nil {
+		if k, ok := egress.CanonicalURL(u); ok {
+			return k
+		}
+	}
+	return raw
 }
 
 func (s *urlSet) len() int {

@@ -23,16 +23,21 @@ func TestREQ_SEC_021_StrictMode(t *testing.T) {
 
 	e.svc.Remember(known)
 	e.mustFetch(t, known, 3000, 0)
-	// Exact strings: another spelling of the same URL is not known.
-	for _, other := range []string{known + "/", known + "?", st.url("A.example.com", "/known"), known + "#part"} {
+	// Exact strings but for the host: another path, query or fragment is
+	// not known; the same host written in another spelling is the same
+	// URL (egress's canonical form), so it neither fails nor needs a
+	// second entry.
+	for _, other := range []string{known + "/", known + "?", known + "#part", st.url("b.example.com", "/known")} {
 		_, terr := e.fetch(t, other, 3000, 0)
 		wantError(t, terr, tool.KindDenied, tool.ReasonStrictMode)
 	}
+	e.mustFetch(t, st.url("A.Example.COM.", "/known"), 3000, 0)
 	// A host an allow rule names passes without being remembered.
 	e.mustFetch(t, st.url("docs.example.com", "/any/page"), 3000, 0)
-	// The strict-mode refusal comes before the network: only the two
-	// admitted fetches reached the site (each with its robots.txt read).
-	if got := len(st.seen()); got != 4 {
+	// The strict-mode refusal comes before the network: only the three
+	// admitted fetches reached the site (with one robots.txt read for each
+	// of the two origins).
+	if got := len(st.seen()); got != 5 {
 		t.Fatalf("the site saw %v", st.seen())
 	}
 }

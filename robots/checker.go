@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"rypsok/egress"
 )
 
 // TTL is LIM-F12: how long a verdict is kept.
@@ -35,9 +37,9 @@ type Response struct {
 // least MaxBytes of the body (more is ignored). An error means the file
 // could not be reached, and a 2xx body that could not be read to its end
 // (or to MaxBytes) must be an error, never a shorter Body; Get does all
-// this with the pipeline's HTTP client. Every error disallows everything for the
-// origin; when the context passed in has ended, the Checker reports the
-// context's error instead and keeps nothing.
+// this with the pipeline's HTTP client. Every error disallows everything
+// for the origin; when the context passed in has ended, the Checker
+// reports the context's error instead and keeps nothing.
 type Getter func(ctx context.Context, u *url.URL) (Response, error)
 
 // Options configure a Checker.
@@ -62,11 +64,13 @@ type Options struct {
 //
 // The status table follows RFC 9309 §2.3.1: every 4xx status, 429
 // included, is "unavailable" and allows everything (§2.3.1.3 names the
-// whole 400-499 range); 5xx, a network error, more than 5 redirects, a
-// redirect without a usable Location, and any other status (1xx, 3xx
-// other than 301, 302, 303, 307 and 308) are "unreachable" and disallow
-// everything (§2.3.1.4). §2.3.1.2 lets a crawler treat more than 5
-// redirects as "unavailable"; rypsok takes the stricter "unreachable".
+// whole 400-499 range); 5xx, a network error (the connection refused, or
+// closed or reset after it was established: before the status line or in
+// a 2xx body cut short), more than 5 redirects, a redirect without a
+// usable Location, and any other status (1xx, 3xx other than 301, 302,
+// 303, 307 and 308) are "unreachable" and disallow everything (§2.3.1.4).
+// §2.3.1.2 lets a crawler treat more than 5 redirects as "unavailable";
+// rypsok takes the stricter "unreachable".
 // Every verdict is kept for TTL, the disallowing ones too; an ended
 // context is returned as an error and nothing is kept.
 type Checker struct {
@@ -196,9 +200,14 @@ func originOf(u *url.URL) (string, *url.URL, error) {
 	if scheme != "http" && scheme != "https" {
 		return "", nil, errors.New("robots: the URL is not http or https")
 	}
-	host := strings.TrimSuffix(strings.ToLower(u.Hostname()), ".")
-	if host == "" {
+	if u.Hostname() == "" {
 		return "", nil, errors.New("robots: the URL has no host")
+	}
+	// egress's canonical form: one origin, one entry, one read, however
+	// the host is written (case, root dot, IDNA, IPv4 notations).
+	host, ok := egress.CanonicalHost(u.Hostname())
+	if !ok {
+		return "", nil, errors.New("robots: the URL's host is malformed")
 	}
 	port := u.Port()
 	if port == "" {
@@ -208,7 +217,14 @@ func originOf(u *url.URL) (string, *url.URL, error) {
 		}
 	}
 	origin := scheme + "://" + net.JoinHostPort(host, port)
-	return origin, &url.URL{Scheme: scheme, Host: strings.ToLower(u.Host), Path: "/robots.txt"}, nil
+	robotsHost := host
+	if strings.IndexByte(host, ':') >= 0 {
+		robotsHost = "[" + host + "]"
+	}
+	if p := u.Port(); p != "" && origin != scheme+"://"+net.JoinHostPort(host, defaultPort(scheme)) {
+		robotsHost += ":" + p
+	}
+	return origin, &url.URL{Scheme: scheme, Host: robotsHost, Path: "/robots.txt"}, nil
 }
 
 // verdictFor returns the origin's verdict from the cache, from a read under
@@ -297,23 +313,15 @@ func (c *Checker) fetch(ctx context.Context, u *url.URL) (verdict, error) {
 	}
 }
 
-// redirectTarget resolves a Location against the URL that answered it. It
-// must be an http or https URL with a host; user information and fragment
-// are dropped.
+// redirectTarget resolves a Location against the URL that answered it, as
+// every redirect is read (egress.ResolveRedirect); user information is
+// dropped.
 func redirectTarget(base *url.URL, location string) (*url.URL, bool) {
-	if location == "" {
-		return nil, false
-	}
-	ref, err := url.Parse(location)
+	next, err := egress.ResolveRedirect(base, location)
 	if err != nil {
 		return nil, false
 	}
-	next := base.ResolveReference(ref)
-	if next.Scheme != "http" && next.Scheme != "https" || next.Hostname() == "" {
-		return nil, false
-	}
 	next.User = nil
-	next.Fragment, next.RawFragment = "", ""
 	return next, true
 }
 
@@ -357,4 +365,11 @@ func (c *Checker) remove(el *list.Element) {
 	e := c.order.Remove(el).(*entry)
 	delete(c.byOrigin, e.origin)
 	c.kept -= e.size
+}
+
+func defaultPort(scheme string) string {
+	if scheme == "http" {
+		return "80"
+	}
+	return "443"
 }

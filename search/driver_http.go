@@ -49,6 +49,10 @@ func get(ctx context.Context, c *http.Client, rawURL string, header http.Header,
 	defer resp.Body.Close()
 	body, err := egress.ReadBody(resp.Body, limitBytes)
 	switch {
+	case err == nil && ctx.Err() != nil:
+		// Ended once the deadline had passed: the end may be the
+		// cancellation's, so the body is not known to be whole.
+		return resp.StatusCode, resp.Header, nil, failure(tool.ReasonTimeout)
 	case err == nil:
 	case errors.Is(err, egress.ErrTooLarge):
 		return resp.StatusCode, resp.Header, nil, failure(tool.ReasonParseFailure)

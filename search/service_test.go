@@ -848,6 +848,14 @@ func TestREQ_RANK_002_ComparisonKey(t *testing.T) {
 		{"https://example.org/%7euser/%2f%41", "https://example.org/~user/%2FA"},
 		{"https://bücher.example/", "https://xn--bcher-kva.example/"},
 		{"https://[2001:db8::1]/a", "https://[2001:db8::1]/a"},
+		// The host in egress's one canonical form: root dot, full-width
+		// letters, IPv4 notations, IPv4-mapped and uncompressed IPv6.
+		{"https://Example.ORG./a", "https://example.org/a"},
+		{"https://ｅｘａｍｐｌｅ．ｏｒｇ/a", "https://example.org/a"},
+		{"https://93.184.1/a", "https://93.184.0.1/a"},
+		{"https://0x5db80001/a", "https://93.184.0.1/a"},
+		{"https://[::ffff:93.184.0.1]/a", "https://93.184.0.1/a"},
+		{"https://[2001:0DB8:0:0::1]/a", "https://[2001:db8::1]/a"},
 	}
 	for _, c := range cases {
 		n, why := normalizeURL(c.in)

@@ -1,14 +1,12 @@
 package search
 
 import (
-	"net/netip"
 	"net/url"
 	"sort"
 	"strings"
 	"unicode/utf8"
 
-	"golang.org/x/net/idna"
-
+	"rypsok/egress"
 	"rypsok/tool"
 )
 
@@ -120,43 +118,11 @@ func bracketed(host string) string {
 	return host
 }
 
-// asciiHostOf returns the host in its ASCII (IDNA) form, lower-cased, and
-// whether web_fetch could accept it: an address, or a name without an empty
-// label.
+// asciiHostOf returns the host in egress's canonical form (the one form
+// every host key of rypsok is built from: ASCII, case-folded, no root dot,
+// an address in its canonical text) and whether web_fetch could accept it.
 func asciiHostOf(host string) (string, bool) {
-	if host == "" {
-		return "", false
-	}
-	if a, err := netip.ParseAddr(host); err == nil {
-		if a.Zone() != "" {
-			return "", false
-		}
-		return a.String(), true
-	}
-	name := strings.TrimSuffix(host, ".")
-	if name == "" || strings.HasPrefix(name, ".") || strings.HasSuffix(name, ".") || strings.Contains(name, "..") {
-		return "", false // a name with an empty label
-	}
-	if plainASCIIName(name) {
-		return strings.ToLower(name), true
-	}
-	a, err := idna.Lookup.ToASCII(name)
-	if err != nil || a == "" {
-		return "", false
-	}
-	return strings.ToLower(a), true
-}
-
-// plainASCIIName reports whether name is letters, digits, hyphens and dots
-// only, which needs no IDNA mapping beyond lower-casing.
-func plainASCIIName(name string) bool {
-	for i := 0; i < len(name); i++ {
-		c := name[i]
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '.') {
-			return false
-		}
-	}
-	return true
+	return egress.CanonicalHost(host)
 }
 
 func splitTail(tail string) (path, query, fragment string) {

@@ -7,29 +7,35 @@ import (
 
 // The invisible-character rules of REQ-SEC-015, decided per rune:
 //
-//   - removed: C0 controls (except the white space a mode keeps), DEL, C1
-//     controls, every format character (category Cf: zero-width space,
-//     bidi marks and embeddings, isolates, U+061C, word joiner and invisible
-//     operators, BOM, soft hyphen, interlinear annotation, shorthand and
-//     musical format controls, tag characters), U+2065, the unassigned
-//     default-ignorable code points (U+FFF0–U+FFF8, U+E0000–U+E0FFF outside
-//     the variation selectors), the combining grapheme joiner U+034F, the
-//     Khmer inherent vowels U+17B4/U+17B5, the Hangul fillers U+3164 and
-//     U+FFA0, and the noncharacters (U+FDD0–U+FDEF, U+xFFFE, U+xFFFF);
-//   - kept although Cf: the prepended concatenation marks (Arabic number
-//     signs U+0600–U+0605, U+06DD, U+0890, U+0891, U+08E2, Syriac U+070F,
-//     Kaithi U+110BD, U+110CD), which are drawn;
+//   - removed: every format character (Unicode general category Cf, read
+//     from unicode.Cf, so a newer Unicode in the Go toolchain is followed
+//     without a change here: soft hyphen, Arabic number signs and the other
+//     prepended concatenation marks, U+061C, Mongolian vowel separator,
+//     zero-width space, bidi marks, embeddings, overrides and isolates, word
+//     joiner and invisible operators, BOM, interlinear annotation, Egyptian
+//     hieroglyph, shorthand and musical format controls, tag characters);
+//     every control character (category Cc, unicode.Cc) except the white
+//     space a mode keeps; and the invisible characters of other categories:
+//     U+2065, the unassigned default-ignorable code points (U+FFF0–U+FFF8,
+//     U+E0000–U+E0FFF outside the variation selectors), the combining
+//     grapheme joiner U+034F, the Khmer inherent vowels U+17B4/U+17B5, the
+//     Hangul fillers U+3164 and U+FFA0, and the noncharacters (U+FDD0–
+//     U+FDEF, U+xFFFE, U+xFFFF);
+//   - kept although Cf, where they carry orthography: the joiners ZWNJ and
+//     ZWJ (see keepZWNJ and keepZWJ), the one exception the book makes;
 //   - kept: private-use characters (they are drawn by whatever font the
 //     reader has), unassigned code points outside the default-ignorable
 //     ranges (newer Unicode than Go's tables must survive), and U+FFFD, the
 //     visible replacement for invalid UTF-8;
-//   - variation selectors (U+FE00–U+FE0F, U+E0100–U+E01EF, Mongolian
-//     U+180B–U+180D, U+180F) are kept only where they select a glyph: one,
-//     directly after a base character (an ideographic one for U+E0100–
-//     U+E01EF, a Mongolian one for the Mongolian selectors). A run of
-//     selectors carries hidden data, never a glyph, and is removed;
-//   - the joiners ZWNJ and ZWJ are kept only where they carry orthography
-//     (see keepZWNJ and keepZWJ).
+//   - variation selectors (unicode.Variation_Selector: U+FE00–U+FE0F,
+//     U+E0100–U+E01EF, Mongolian U+180B–U+180D, U+180F) are kept only where
+//     they select a glyph: one, directly after a base character (an
+//     ideographic one for U+E0100–U+E01EF, a Mongolian one for the Mongolian
+//     selectors). A run of selectors carries hidden data, never a glyph, and
+//     is removed.
+//
+// The rules are compiled at start-up into classes, a two-level table over
+// every code point, so classOf costs two loads whatever the script.
 
 const (
 	zwnj = '\u200C'
@@ -49,57 +55,112 @@ const (
 )
 
 // classOf returns the class of r. White space and line ends are reported
-// as such; the mode decides what they become.
-func classOf(r rune) charClass {
-	if r < 0x80 {
-		switch {
-		case r == '\r':
-			return charLineBreak
-		case r == ' ' || r == '\t' || r == '\n' || r == '\v' || r == '\f':
-			return charSpace
-		case r < 0x20 || r == 0x7F:
-			return charRemove
-		}
-		return charKeep
-	}
-	switch {
-	case r >= 0xC0 && r < 0x034F, isCommonCJK(r), r > 0x3000 && r < 0x3041, r >= 0xFF01 && r <= 0xFF9F,
-		r >= 0x2010 && r <= 0x2027, r >= 0x2030 && r <= 0x205E:
-		return charKeep // letters, marks and punctuation, the bulk of non-ASCII text
-	case r == 0x85:
-		return charLineBreak
-	case r < 0xA0:
-		return charRemove
-	case r == zwnj || r == zwj:
-		return charJoiner
-	case r >= 0xFE00 && r <= 0xFE0F, r >= 0xE0100 && r <= 0xE01EF,
-		r >= 0x180B && r <= 0x180D, r == 0x180F:
-		return charSelector
-	case unicode.IsSpace(r):
-		return charSpace
-	case isPrependedConcatenationMark(r):
-		return charKeep
-	case r >= 0x2060 && r <= 0x206F, // word joiner, invisible operators, U+2065, deprecated format
-		r >= 0xE0000 && r <= 0xE0FFF, // tags and unassigned default-ignorables (selectors handled above)
-		r >= 0xFFF0 && r <= 0xFFF8,
-		r >= 0xFDD0 && r <= 0xFDEF, r&0xFFFE == 0xFFFE, // noncharacters
-		r == 0x034F, r == 0x17B4, r == 0x17B5, r == 0x3164, r == 0xFFA0:
-		return charRemove
-	case unicode.Is(unicode.Cf, r):
-		return charRemove
-	}
-	return charKeep
+// as such; the mode decides what they become. A value that is not a code
+// point is removed.
+func classOf(r rune) charClass { return classes.of(r) }
+
+// classes is the table classOf reads, built from the toolchain's Unicode
+// tables.
+var classes = newClassTable(unicode.Cf)
+
+const (
+	classBlockBits = 8
+	classBlockSize = 1 << classBlockBits
+	classBlocks    = (unicode.MaxRune + 1) / classBlockSize
+)
+
+// classTable holds the class of every code point in blocks of 256: index
+// gives the block of a code point's upper bits, and equal blocks are
+// stored once (most of the code space is one all-keep block).
+type classTable struct {
+	index  [classBlocks]uint16
+	blocks []charClass // len(blocks) is a multiple of classBlockSize
 }
 
-// isPrependedConcatenationMark reports the format characters that are
-// drawn (Unicode's Prepended_Concatenation_Mark property).
-func isPrependedConcatenationMark(r rune) bool {
-	switch {
-	case r >= 0x0600 && r <= 0x0605, r == 0x06DD, r == 0x070F, r == 0x0890, r == 0x0891,
-		r == 0x08E2, r == 0x110BD, r == 0x110CD:
-		return true
+func (t *classTable) of(r rune) charClass {
+	if uint32(r) > unicode.MaxRune {
+		return charRemove
 	}
-	return false
+	return t.blocks[int(t.index[r>>classBlockBits])<<classBlockBits|int(r&(classBlockSize-1))]
+}
+
+// newClassTable compiles the rules with format as the format characters
+// (unicode.Cf; a test passes another table to show nothing else decides).
+// Later rules override earlier ones: white space, selectors, joiners and
+// line ends are told apart from the removed controls and formats.
+func newClassTable(format *unicode.RangeTable) classTable {
+	var b classBuilder
+	b.paintTable(format, charRemove)
+	b.paintTable(unicode.Cc, charRemove)
+	b.paint(0x034F, 0x034F, charRemove) // combining grapheme joiner
+	b.paint(0x17B4, 0x17B5, charRemove) // Khmer inherent vowels
+	b.paint(0x2065, 0x2065, charRemove) // reserved default-ignorable
+	b.paint(0x3164, 0x3164, charRemove) // Hangul filler
+	b.paint(0xFFA0, 0xFFA0, charRemove) // halfwidth Hangul filler
+	b.paint(0xFFF0, 0xFFF8, charRemove) // reserved default-ignorables
+	b.paint(0xE0000, 0xE0FFF, charRemove)
+	b.paint(0xFDD0, 0xFDEF, charRemove) // noncharacters
+	for plane := rune(0); plane <= unicode.MaxRune>>16; plane++ {
+		b.paint(plane<<16|0xFFFE, plane<<16|0xFFFF, charRemove)
+	}
+	b.paintTable(unicode.White_Space, charSpace)
+	b.paintTable(unicode.Variation_Selector, charSelector)
+	b.paint(zwnj, zwnj, charJoiner)
+	b.paint(zwj, zwj, charJoiner)
+	b.paint('\r', '\r', charLineBreak)
+	b.paint(0x85, 0x85, charLineBreak)
+	return b.table()
+}
+
+// classBuilder paints classes over code points block by block; a block is
+// allocated when first painted.
+type classBuilder struct {
+	blocks [classBlocks]*[classBlockSize]charClass
+}
+
+func (b *classBuilder) paint(lo, hi rune, c charClass) {
+	for r := lo; r <= hi; r++ {
+		blk := b.blocks[r>>classBlockBits]
+		if blk == nil {
+			blk = new([classBlockSize]charClass) // zero is charKeep
+			b.blocks[r>>classBlockBits] = blk
+		}
+		blk[r&(classBlockSize-1)] = c
+	}
+}
+
+func (b *classBuilder) paintTable(t *unicode.RangeTable, c charClass) {
+	for _, rg := range t.R16 {
+		for r := rune(rg.Lo); r <= rune(rg.Hi); r += rune(rg.Stride) {
+			b.paint(r, r, c)
+		}
+	}
+	for _, rg := range t.R32 {
+		for r := rune(rg.Lo); r <= rune(rg.Hi); r += rune(rg.Stride) {
+			b.paint(r, r, c)
+		}
+	}
+}
+
+// table stores each distinct block once; block 0 is all charKeep.
+func (b *classBuilder) table() classTable {
+	var t classTable
+	var keep [classBlockSize]charClass
+	seen := map[[classBlockSize]charClass]uint16{keep: 0}
+	t.blocks = append(t.blocks, keep[:]...)
+	for i, blk := range b.blocks {
+		if blk == nil {
+			continue
+		}
+		n, ok := seen[*blk]
+		if !ok {
+			n = uint16(len(t.blocks) / classBlockSize)
+			seen[*blk] = n
+			t.blocks = append(t.blocks, blk[:]...)
+		}
+		t.index[i] = n
+	}
+	return t
 }
 
 // isInvisible reports whether r is of a class the cleaners remove wherever
@@ -296,14 +357,15 @@ func removeInvisible(out []byte, s string, mode spaceMode) ([]byte, int) {
 	start := len(out)
 	pendingSpace := false
 	for i := 0; i < len(s); {
-		c := s[i]
-		if c >= 0x21 && c < 0x7F { // printable ASCII, the common case
+		// The common case: a run kept as written (printable ASCII, and
+		// any character of class charKeep) is copied at once.
+		if n := keptRun(s[i:]); n > 0 {
 			if pendingSpace {
 				out = append(out, ' ')
 				pendingSpace = false
 			}
-			out = append(out, c)
-			i++
+			out = append(out, s[i:i+n]...)
+			i += n
 			continue
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
@@ -314,7 +376,7 @@ func removeInvisible(out []byte, s string, mode spaceMode) ([]byte, int) {
 				out = append(out, ' ')
 				pendingSpace = false
 			}
-			out = utf8.AppendRune(out, r)
+			out = utf8.AppendRune(out, r) // invalid UTF-8, as U+FFFD; keptRun took the rest
 		case charRemove:
 			removed++
 		case charSpace:
@@ -360,6 +422,29 @@ func removeInvisible(out []byte, s string, mode spaceMode) ([]byte, int) {
 		}
 	}
 	return out, removed
+}
+
+// keptRun returns the length of the longest prefix of s that
+// removeInvisible copies unchanged whatever the mode: printable ASCII and
+// valid UTF-8 of class charKeep.
+func keptRun(s string) int {
+	i := 0
+	for i < len(s) {
+		c := s[i]
+		if c >= 0x21 && c < 0x7F {
+			i++
+			continue
+		}
+		if c < utf8.RuneSelf {
+			break
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if size == 1 || classOf(r) != charKeep { // invalid UTF-8 becomes U+FFFD
+			break
+		}
+		i += size
+	}
+	return i
 }
 
 // nextVisible returns the first rune of s that the cleaner does not remove

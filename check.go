@@ -113,7 +113,7 @@ func checkReport(c *Config) []string {
 	add("tool call maxima in ms: web_search=%s web_fetch=%s; engine_status reads memory only", ms(s.Deadline+300*time.Millisecond), ms(f.Deadline+time.Second))
 	for _, e := range c.Engines {
 		extra := ""
-		if e.Type == "brave" {
+		if e.Endpoint != "" {
 			extra = " endpoint=" + e.Endpoint
 		}
 		add("engine %s: type=%s enabled=%s categories=%s preference=%d%s %s", e.ID, e.Type, onOff(e.Enabled), categoriesText(e.Categories), e.Preference, extra, e.Credential)

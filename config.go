@@ -14,6 +14,7 @@ import (
 	"net/url"
 	"os"
 	"runtime"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -633,7 +634,7 @@ func (l *loader) load(root *tomlx.Table, fromFile bool) *Config {
 	if c.CacheEnabled {
 		storable := false
 		for _, e := range c.Engines {
-			if e.Active && e.Type == "wikipedia" {
+			if d, _ := search.Driver(e.Type); e.Active && d.Storable {
 				storable = true
 			}
 		}
@@ -978,7 +979,7 @@ func (l *loader) loadResilience(s *section, c *Config) {
 // defaultEngines is the set configured when the file has no [engines.*].
 func defaultEngines() []search.EngineConfig {
 	return []search.EngineConfig{
-		{ID: "brave", Type: "brave", Categories: []tool.Category{tool.CategoryGeneral}, Preference: 100, Endpoint: "web"},
+		{ID: "brave", Type: "brave", Categories: []tool.Category{tool.CategoryGeneral}, Preference: 100, Endpoint: defaultEndpoint("brave")},
 		{ID: "wikipedia", Type: "wikipedia", Categories: []tool.Category{tool.CategoryGeneral, tool.CategoryScience}, Preference: 100},
 	}
 }
@@ -988,11 +989,8 @@ func (l *loader) loadEngines(top *section, c *Config) {
 	v := top.get("engines")
 	if v == nil {
 		for _, e := range defaultEngines() {
-			keyEnv := ""
-			if e.Type == "brave" {
-				keyEnv = "BRAVE_API_KEY"
-			}
-			l.resolveEngine(c, e, keyEnv, "", nil, nil)
+			d, _ := search.Driver(e.Type)
+			l.resolveEngine(c, e, d.KeyEnv, "", nil, nil)
 		}
 		return
 	}
@@ -1018,25 +1016,27 @@ func (l *loader) loadEngines(top *section, c *Config) {
 		}
 		s := l.section(ev.Table, key)
 		e := search.EngineConfig{ID: id, Preference: 100}
-		typ, tv, ok := s.str("type", "expected one of wikipedia, brave, duckduckgo")
+		types := strings.Join(search.DriverTypes(), ", ")
+		typ, tv, ok := s.str("type", "expected one of "+types)
 		if !ok {
 			if tv == nil {
-				l.errAt(ev, key+".type", "required; one of wikipedia, brave, duckduckgo")
+				l.errAt(ev, key+".type", "required; one of "+types)
 			}
 			s.done()
 			continue
 		}
-		scrapes, known := search.Drivers[typ]
+		drv, known := search.Driver(typ)
 		if !known {
-			l.errAt(tv, key+".type", "no such driver; use one of wikipedia, brave, duckduckgo")
+			l.errAt(tv, key+".type", "no such driver; use one of "+types)
 			s.done()
 			continue
 		}
+		scrapes := drv.Scrapes
 		e.Type = typ
 		enabled := true
 		s.bool("enabled", &enabled)
 		if cats, cv, ok := s.strings("categories", "categories (general, news, science, code)", false, func(w string) string {
-			for _, c := range tool.Categories {
+			for _, c := range tool.Categories() {
 				if string(c) == w {
 					return ""
 				}
@@ -1057,7 +1057,7 @@ func (l *loader) loadEngines(top *section, c *Config) {
 		}
 		keyEnv, kev, hasEnv := s.str("api_key_env", "expected the name of an environment variable")
 		keyFile, kfv, hasFile := s.str("api_key_file", "expected a path")
-		keyed := typ == "brave"
+		keyed := drv.Keyed()
 		switch {
 		case !keyed && (kev != nil || kfv != nil):
 			at := kev
@@ -1082,23 +1082,24 @@ func (l *loader) loadEngines(top *section, c *Config) {
 			keyFile = ""
 		}
 
-		if w, v, ok := s.str("endpoint", "expected web or news"); ok {
+		endpoints := strings.Join(drv.Endpoints, " or ")
+		if w, v, ok := s.str("endpoint", "expected "+endpoints); ok {
 			switch {
-			case typ != "brave":
-				l.errAt(v, key+".endpoint", "only the brave driver has an endpoint")
-			case w != "web" && w != "news":
-				l.errAt(v, key+".endpoint", "expected web or news, found an unknown word")
+			case len(drv.Endpoints) == 0:
+				l.errAt(v, key+".endpoint", "the "+typ+" driver has no endpoint; remove endpoint")
+			case !slices.Contains(drv.Endpoints, w):
+				l.errAt(v, key+".endpoint", "expected "+endpoints+", found an unknown word")
 			default:
 				e.Endpoint = w
 			}
-		} else if typ == "brave" {
-			e.Endpoint = "web"
+		} else if len(drv.Endpoints) > 0 {
+			e.Endpoint = drv.Endpoints[0]
 		}
 		if w, v, ok := s.str("base_url", "expected an absolute URL"); ok {
 			u, err := url.Parse(w)
 			switch {
-			case typ != "wikipedia":
-				l.errAt(v, key+".base_url", "only the wikipedia driver has a base_url")
+			case !drv.BaseURL:
+				l.errAt(v, key+".base_url", "the "+typ+" driver has no base_url; remove base_url")
 			case err != nil || !u.IsAbs() || u.Host == "":
 				l.errAt(v, key+".base_url", "expected an absolute URL such as https://wiki.example/w/api.php, found text of another form")
 			default:
@@ -1126,7 +1127,7 @@ func (l *loader) loadEngines(top *section, c *Config) {
 // invalid) and records what check says about it.
 func (l *loader) resolveEngine(c *Config, e search.EngineConfig, keyEnv, keyFile string, kev, kfv *tomlx.Value) {
 	r := EngineReport{ID: e.ID, Type: e.Type, Enabled: e.Disabled == "", Categories: e.Categories,
-		Preference: e.Preference, Endpoint: e.Endpoint, Scrapes: search.Drivers[e.Type]}
+		Preference: e.Preference, Endpoint: e.Endpoint, Scrapes: scrapes(e.Type)}
 	switch {
 	case e.Disabled != "":
 		r.Credential = "disabled by configuration"
@@ -1227,4 +1228,18 @@ func checkOrigin(w string) string {
 		return msg
 	}
 	return ""
+}
+
+// defaultEndpoint is the first endpoint of a driver type in the table.
+func defaultEndpoint(typ string) string {
+	if d, _ := search.Driver(typ); len(d.Endpoints) > 0 {
+		return d.Endpoints[0]
+	}
+	return ""
+}
+
+// scrapes reports whether a driver type scrapes, from the table.
+func scrapes(typ string) bool {
+	d, _ := search.Driver(typ)
+	return d.Scrapes
 }

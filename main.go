@@ -18,6 +18,7 @@ import (
 	"runtime/debug"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -38,14 +39,17 @@ const usage = `usage: rypsok serve [--transport stdio|http] [--config PATH]
 
 The configuration is read from --config, else from the file named by the
 environment variable RYPSOK_CONFIG, else every default applies.
-Exit codes: 0 success, 1 configuration error, 2 usage error.
+Exit codes: 0 success, 1 configuration error, 2 usage error, 3 serve
+stopped because it could not go on (its services could not be built at
+the first call, or standard output failed).
 `
 
 // Exit codes.
 const (
-	exitOK     = 0
-	exitConfig = 1
-	exitUsage  = 2
+	exitOK      = 0
+	exitConfig  = 1
+	exitUsage   = 2
+	exitRuntime = 3 // serve could not go on: services unbuildable, or stdout failed
 )
 
 func main() {
@@ -246,12 +250,14 @@ func serve(inv invocation, cfg *Config, stdin io.Reader, stdout, stderr io.Write
 		return exitConfig
 	}
 	limitMemory(cfg, lookup, log)
-	svc := newLazyServices(cfg, log, func() (*x509.CertPool, error) { return egress.LoadRoots(getenv) })
-	cfg.MCP.Version = version
-	server := mcp.New(cfg.MCP, svc, svc, log, time.Now)
-
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
 	defer stop()
+	ctx, failStop := context.WithCancel(ctx)
+	defer failStop()
+	svc := newLazyServices(cfg, log, func() (*x509.CertPool, error) { return egress.LoadRoots(getenv) })
+	svc.stop = failStop
+	cfg.MCP.Version = version
+	server := mcp.New(cfg.MCP, svc, svc, log, time.Now)
 
 	active := 0
 	for _, e := range cfg.Engines {
@@ -271,8 +277,8 @@ func serve(inv invocation, cfg *Config, stdin io.Reader, stdout, stderr io.Write
 	start := time.Now()
 	err := server.ServeStdio(ctx, stdin, stdout)
 	log.Info("stopped", "uptime_ms", time.Since(start).Milliseconds())
-	if err != nil {
-		return exitConfig
+	if err != nil || svc.failed.Load() {
+		return exitRuntime
 	}
 	return exitOK
 }
@@ -305,36 +311,54 @@ type lazyServices struct {
 	log        *slog.Logger
 	loadRoots  func() (*x509.CertPool, error)
 	categories []tool.Category
+	stop       func() // ends serving; nil: nothing to stop
 	once       sync.Once
+	failed     atomic.Bool
 	search     *search.Service
 	fetch      *fetch.Service
 }
+
+// stopGrace is how long serving goes on after the services failed to
+// build, so that the calls that found them missing are answered first.
+const stopGrace = 200 * time.Millisecond
 
 func newLazyServices(cfg *Config, log *slog.Logger, loadRoots func() (*x509.CertPool, error)) *lazyServices {
 	return &lazyServices{cfg: cfg, log: log, loadRoots: loadRoots, categories: search.ServedCategories(cfg.Search.Engines)}
 }
 
-// build wires the services behind the protocol. A failure here can only be
-// a trust store whose certificates all fail to parse, or an engine without
-// a driver: the process cannot serve and exits as at start.
-func (l *lazyServices) build() {
+// build wires the services behind the protocol and reports whether they
+// exist. A failure here can only be a trust store whose certificates all
+// fail to parse, or an engine without a driver: the process cannot serve.
+// It is not an exit from inside a call, which would drop the answers of
+// the calls in flight: every call answers unavailable, and serving stops
+// after stopGrace with exit code 3.
+func (l *lazyServices) build() bool {
 	l.once.Do(func() {
+		fail := func(reason string) {
+			l.log.Error("service_failed", "reason", reason)
+			l.failed.Store(true)
+			if l.stop != nil {
+				time.AfterFunc(stopGrace, l.stop)
+			}
+		}
 		roots, err := l.loadRoots()
 		if err != nil {
-			l.log.Error("startup_failed", "reason", "the HTTP client could not be built: no trust root could be loaded")
-			os.Exit(exitConfig)
+			fail("the HTTP client could not be built: no trust root could be loaded")
+			return
 		}
 		ua := egress.UserAgent(version, l.cfg.UserAgentContact)
-		l.fetch = fetch.New(l.cfg.Fetch, fetch.Deps{Logger: l.log, Now: time.Now, Roots: roots, UserAgent: ua})
-		l.search, err = search.New(l.cfg.Search, search.Deps{
+		f := fetch.New(l.cfg.Fetch, fetch.Deps{Logger: l.log, Now: time.Now, Roots: roots, UserAgent: ua})
+		s, err := search.New(l.cfg.Search, search.Deps{
 			Logger: l.log, Now: time.Now, Roots: roots, Proxy: l.cfg.Proxy, UserAgent: ua,
-			Returned: l.fetch.Remember,
+			Returned: f.Remember,
 		})
 		if err != nil {
-			l.log.Error("startup_failed", "reason", err.Error())
-			os.Exit(exitConfig)
+			fail(err.Error())
+			return
 		}
+		l.fetch, l.search = f, s
 	})
+	return !l.failed.Load()
 }
 
 // Categories is known from the configuration: the categories an active
@@ -342,16 +366,23 @@ func (l *lazyServices) build() {
 func (l *lazyServices) Categories() []tool.Category { return l.categories }
 
 func (l *lazyServices) Search(ctx context.Context, req tool.SearchRequest) (*tool.SearchResponse, *tool.Error) {
-	l.build()
+	if !l.build() {
+		return nil, tool.Stopping()
+	}
 	return l.search.Search(ctx, req)
 }
 
+// Status without services reports no engine: the process is stopping.
 func (l *lazyServices) Status(ctx context.Context) *tool.StatusResponse {
-	l.build()
+	if !l.build() {
+		return &tool.StatusResponse{Engines: []tool.EngineStatus{}, Notices: []tool.Notice{}, Outcome: tool.OutcomeOK}
+	}
 	return l.search.Status(ctx)
 }
 
 func (l *lazyServices) Fetch(ctx context.Context, req tool.FetchRequest) (*tool.FetchResponse, *tool.Error) {
-	l.build()
+	if !l.build() {
+		return nil, tool.Stopping()
+	}
 	return l.fetch.Fetch(ctx, req)
 }

@@ -177,7 +177,7 @@ func (c *catalog) lookup(name string) *toolSpec {
 func newCatalog(s Settings, served []tool.Category, hasSearch, hasFetch bool) *catalog {
 	c := &catalog{languages: append([]string(nil), s.Languages...)}
 	c.languageParam = len(c.languages) >= 2
-	for _, known := range tool.Categories {
+	for _, known := range tool.Categories() {
 		for _, cat := range served {
 			if cat == known {
 				c.categories = append(c.categories, known)
@@ -319,7 +319,7 @@ func (c *catalog) webSearch(s Settings) toolSpec {
 		props = append(props, member{"language", jsonObj{
 			{"type", "string"}, {"enum", c.languages}, {"default", c.languages[0]}}})
 	}
-	props = append(props, member{"time_range", jsonObj{{"type", "string"}, {"enum", strs(tool.TimeRanges)}}})
+	props = append(props, member{"time_range", jsonObj{{"type", "string"}, {"enum", strs(tool.TimeRanges())}}})
 	return toolSpec{
 		name:        tool.ToolWebSearch,
 		title:       "Web search",
@@ -397,7 +397,7 @@ func integer(min int) jsonObj { return jsonObj{{"type", "integer"}, {"minimum", 
 func array(items jsonObj) jsonObj { return jsonObj{{"type", "array"}, {"items", items}} }
 
 func noticeSchema() jsonObj {
-	reasons := append([]tool.Reason(nil), tool.EngineClasses...)
+	reasons := append([]tool.Reason(nil), tool.EngineClasses()...)
 	reasons = append(reasons,
 		tool.ReasonTimeRange, tool.ReasonLanguage, tool.ReasonQueryTooLong, tool.ReasonCooldown,
 		tool.ReasonInstructionLike, tool.ReasonURLTooLong, tool.ReasonURLInvalid)

@@ -132,7 +132,7 @@ func longestSettings() (Settings, *fakeSearch) {
 	set.QueryMaxChars = 600
 	set.MaxCharsCeiling = 100000
 	set.MaxChars = 20000
-	return set, &fakeSearch{categories: tool.Categories}
+	return set, &fakeSearch{categories: tool.Categories()}
 }
 
 func TestREQ_MCP_008_DefinitionsUnderBudget(t *testing.T) {

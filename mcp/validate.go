@@ -247,7 +247,7 @@ func (c *catalog) validateSearch(t *toolSpec, s Settings, args map[string]rawVal
 		req.Language = lang
 	}
 
-	tr, err := enumArg(args, "time_range", tool.TimeRanges, tool.TimeRangeNone)
+	tr, err := enumArg(args, "time_range", tool.TimeRanges(), tool.TimeRangeNone)
 	if err != nil {
 		return req, err
 	}

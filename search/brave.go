@@ -25,8 +25,6 @@ var braveProperties = Properties{
 const braveOrigin = "https://api.search.brave.com"
 
 type brave struct {
-	id       string
-	cats     []tool.Category
 	key      secrets.Secret
 	endpoint string // the full URL of the web or news endpoint
 	client   *http.Client
@@ -48,7 +46,7 @@ func newBraveAt(cfg EngineConfig, s Settings, d Deps, origin string) (*brave, er
 	if err != nil {
 		return nil, err
 	}
-	b := &brave{id: cfg.ID, cats: cfg.Categories, key: cfg.Key, client: c, now: clockOf(d), news: cfg.Endpoint == "news"}
+	b := &brave{key: cfg.Key, client: c, now: clockOf(d), news: cfg.Endpoint == "news"}
 	b.endpoint = origin + "/res/v1/web/search"
 	if b.news {
 		b.endpoint = origin + "/res/v1/news/search"
@@ -56,9 +54,7 @@ func newBraveAt(cfg EngineConfig, s Settings, d Deps, origin string) (*brave, er
 	return b, nil
 }
 
-func (b *brave) ID() string                  { return b.id }
-func (b *brave) Categories() []tool.Category { return b.cats }
-func (b *brave) Properties() Properties      { return braveProperties }
+func (b *brave) Properties() Properties { return braveProperties }
 
 // braveLanguage maps a language tag to Brave's search_lang codes, which
 // mostly follow the primary subtag with a few of their own.

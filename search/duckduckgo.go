@@ -32,8 +32,6 @@ const (
 )
 
 type duckDuckGo struct {
-	id       string
-	cats     []tool.Category
 	endpoint string
 	client   *http.Client
 	now      func() time.Time
@@ -54,13 +52,11 @@ func newDuckDuckGoAt(cfg EngineConfig, s Settings, d Deps, origin string) (*duck
 	}
 	// A redirect is never followed, not even on the provider's host.
 	c.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
-	e := &duckDuckGo{id: cfg.ID, cats: cfg.Categories, endpoint: origin + "/html/", client: c, now: clockOf(d)}
+	e := &duckDuckGo{endpoint: origin + "/html/", client: c, now: clockOf(d)}
 	return e, nil
 }
 
-func (e *duckDuckGo) ID() string                  { return e.id }
-func (e *duckDuckGo) Categories() []tool.Category { return e.cats }
-func (e *duckDuckGo) Properties() Properties      { return duckDuckGoProperties }
+func (e *duckDuckGo) Properties() Properties { return duckDuckGoProperties }
 
 var duckDuckGoSafe = map[string]string{"strict": "1", "moderate": "-1", "off": "-2"}
 var duckDuckGoPeriod = map[tool.TimeRange]string{tool.TimeRangeDay: "d", tool.TimeRangeWeek: "w", tool.TimeRangeMonth: "m", tool.TimeRangeYear: "y"}

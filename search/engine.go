@@ -8,13 +8,11 @@ import (
 	"rypsok/tool"
 )
 
-// Engine is one configured engine (REQ-ENG-001): a stable identifier, the
-// categories it serves, the properties of its admission record, a search
-// operation, and its own error classification. Implementations must be safe
-// for concurrent use (REQ-ENG-002).
+// Engine is one configured engine (REQ-ENG-001): the properties of its
+// admission record, a search operation, and its own error classification.
+// Its identifier and categories are its EngineConfig's. Implementations
+// must be safe for concurrent use (REQ-ENG-002).
 type Engine interface {
-	ID() string
-	Categories() []tool.Category
 	Properties() Properties
 	// Search asks the provider. The error is nil or an *EngineError; no
 	// provider text ever leaves the driver (REQ-ENG-006).

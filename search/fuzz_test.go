@@ -29,7 +29,7 @@ func FuzzEngineAnswers(f *testing.F) {
 	ep, _ := url.Parse("https://en.wikipedia.org/w/api.php")
 	w := &wikipedia{}
 	classes := map[tool.Reason]bool{}
-	for _, c := range tool.EngineClasses {
+	for _, c := range tool.EngineClasses() {
 		classes[c] = true
 	}
 	check := func(t *testing.T, rs []RawResult, err error) {

@@ -3,7 +3,6 @@ package search
 import (
 	"context"
 	"errors"
-	"fmt"
 	"log/slog"
 	"sort"
 	"strings"
@@ -118,7 +117,7 @@ func ServedCategories(engines []EngineConfig) []tool.Category {
 		}
 	}
 	var out []tool.Category
-	for _, c := range tool.Categories {
+	for _, c := range tool.Categories() {
 		if served[c] {
 			out = append(out, c)
 		}
@@ -550,17 +549,4 @@ func (s *Service) ask(ctx, callCtx context.Context, p picked, req tool.SearchReq
 	}
 	s.log.DebugContext(ctx, "engine_answered", "engine", id, "count", len(results), "latency_ms", latency.Milliseconds())
 	return engineEnd{results: results}
-}
-
-// newDriver builds the driver of one engine type.
-func newDriver(cfg EngineConfig, s Settings, d Deps) (Engine, error) {
-	switch cfg.Type {
-	case "wikipedia":
-		return newWikipedia(cfg, s, d)
-	case "brave":
-		return newBrave(cfg, s, d)
-	case "duckduckgo":
-		return newDuckDuckGo(cfg, s, d)
-	}
-	return nil, fmt.Errorf("engines.%s.type: no such driver", cfg.ID)
 }

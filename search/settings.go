@@ -112,6 +112,3 @@ type Deps struct {
 	// web_fetch); nil: nobody listens.
 	Returned func(url string)
 }
-
-// Drivers lists the driver types, and whether each scrapes.
-var Drivers = map[string]bool{"wikipedia": false, "brave": false, "duckduckgo": true}

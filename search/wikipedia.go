@@ -24,8 +24,6 @@ var wikipediaProperties = Properties{
 }
 
 type wikipedia struct {
-	id      string
-	cats    []tool.Category
 	base    *url.URL // a private MediaWiki mirror's api.php; nil for the public API
 	client  func(origin *url.URL) (*http.Client, error)
 	mu      sync.Mutex
@@ -34,14 +32,12 @@ type wikipedia struct {
 }
 
 func newWikipedia(cfg EngineConfig, s Settings, d Deps) (*wikipedia, error) {
-	w := &wikipedia{id: cfg.ID, cats: cfg.Categories, base: cfg.BaseURL, clients: map[string]*http.Client{}, now: clockOf(d)}
+	w := &wikipedia{base: cfg.BaseURL, clients: map[string]*http.Client{}, now: clockOf(d)}
 	w.client = func(origin *url.URL) (*http.Client, error) { return engineClient(origin, s, d) }
 	return w, nil
 }
 
-func (w *wikipedia) ID() string                  { return w.id }
-func (w *wikipedia) Categories() []tool.Category { return w.cats }
-func (w *wikipedia) Properties() Properties      { return wikipediaProperties }
+func (w *wikipedia) Properties() Properties { return wikipediaProperties }
 
 // endpoint is the api.php of the language edition, or the mirror's.
 func (w *wikipedia) endpoint(lang string) *url.URL {

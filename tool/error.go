@@ -247,6 +247,13 @@ func Busy() *Error {
 	return newError(KindUnavailable, "rypsok is busy with other fetches; retry later", Detail{Reason: ReasonBusy})
 }
 
+// Stopping: the process could not build its services and is stopping; the
+// runtime that started it may start it again once the operator has fixed
+// what its log names.
+func Stopping() *Error {
+	return newError(KindUnavailable, "rypsok cannot serve this call and is stopping; its log says why; retry after it is restarted", Detail{Reason: ReasonBusy})
+}
+
 // Network: the site could not be reached, whatever the cause.
 func Network() *Error {
 	return newError(KindUnavailable, "the site could not be reached; retry later or choose another page", Detail{Reason: ReasonNetwork})

@@ -80,8 +80,11 @@ const (
 	ReasonURLInvalid      Reason = "url_invalid"
 )
 
-// EngineClasses lists the engine error classes in a fixed order.
-var EngineClasses = []Reason{ReasonTimeout, ReasonRateLimited, ReasonBlocked, ReasonParseFailure, ReasonAuthFailure, ReasonRequestFailure}
+// EngineClasses lists the engine error classes in a fixed order, in a new
+// slice: the vocabulary is not the caller's to change.
+func EngineClasses() []Reason {
+	return []Reason{ReasonTimeout, ReasonRateLimited, ReasonBlocked, ReasonParseFailure, ReasonAuthFailure, ReasonRequestFailure}
+}
 
 // Code is the code of a notice.
 type Code string
@@ -111,8 +114,11 @@ const (
 	CategoryCode    Category = "code"
 )
 
-// Categories lists every category in the order the schema offers them.
-var Categories = []Category{CategoryGeneral, CategoryNews, CategoryScience, CategoryCode}
+// Categories lists every category in the order the schema offers them, in
+// a new slice.
+func Categories() []Category {
+	return []Category{CategoryGeneral, CategoryNews, CategoryScience, CategoryCode}
+}
 
 // TimeRange is the optional period of a search.
 type TimeRange string
@@ -126,8 +132,10 @@ const (
 	TimeRangeYear  TimeRange = "year"
 )
 
-// TimeRanges lists the periods in schema order.
-var TimeRanges = []TimeRange{TimeRangeDay, TimeRangeWeek, TimeRangeMonth, TimeRangeYear}
+// TimeRanges lists the periods in schema order, in a new slice.
+func TimeRanges() []TimeRange {
+	return []TimeRange{TimeRangeDay, TimeRangeWeek, TimeRangeMonth, TimeRangeYear}
+}
 
 // EngineState is the circuit state of an engine in engine_status.
 type EngineState string

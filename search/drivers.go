@@ -1,0 +1,73 @@
+package search
+
+import "fmt"
+
+// DriverInfo is what the configuration and the check report know of one
+// driver type: the one place where a driver's needs are written down, so
+// that no other code compares type names.
+type DriverInfo struct {
+	Type string
+	// Scrapes: the driver reads a human-facing interface, so it runs only
+	// with [scraping] enabled (REQ-ENG-015).
+	Scrapes bool
+	// KeyEnv is the environment variable the zero-configuration run reads
+	// the key from; "" for a driver that takes no key.
+	KeyEnv string
+	// Endpoints are the values engines.<id>.endpoint may take, the default
+	// first; none for a driver without that key.
+	Endpoints []string
+	// BaseURL: the driver takes engines.<id>.base_url.
+	BaseURL bool
+	// Storable: the provider's terms allow its results to be kept, so the
+	// result cache may hold them (the engine's Properties().Cacheable).
+	Storable bool
+}
+
+// Keyed reports whether the driver needs an API key.
+func (d DriverInfo) Keyed() bool { return d.KeyEnv != "" }
+
+type driver struct {
+	info  DriverInfo
+	build func(EngineConfig, Settings, Deps) (Engine, error)
+}
+
+// drivers is the driver table, in the order the book lists the types.
+var drivers = [...]driver{
+	{DriverInfo{Type: "wikipedia", BaseURL: true, Storable: wikipediaProperties.Cacheable},
+		func(c EngineConfig, s Settings, d Deps) (Engine, error) { return newWikipedia(c, s, d) }},
+	{DriverInfo{Type: "brave", KeyEnv: "BRAVE_API_KEY", Endpoints: []string{"web", "news"}, Storable: braveProperties.Cacheable},
+		func(c EngineConfig, s Settings, d Deps) (Engine, error) { return newBrave(c, s, d) }},
+	{DriverInfo{Type: "duckduckgo", Scrapes: true, Storable: duckDuckGoProperties.Cacheable},
+		func(c EngineConfig, s Settings, d Deps) (Engine, error) { return newDuckDuckGo(c, s, d) }},
+}
+
+// Driver returns the table entry of a driver type. Its slices are copies.
+func Driver(typ string) (DriverInfo, bool) {
+	for _, d := range drivers {
+		if d.info.Type == typ {
+			info := d.info
+			info.Endpoints = append([]string(nil), d.info.Endpoints...)
+			return info, true
+		}
+	}
+	return DriverInfo{}, false
+}
+
+// DriverTypes lists the driver types in the table's order, in a new slice.
+func DriverTypes() []string {
+	out := make([]string, len(drivers))
+	for i, d := range drivers {
+		out[i] = d.info.Type
+	}
+	return out
+}
+
+// newDriver builds the driver of one engine type.
+func newDriver(cfg EngineConfig, s Settings, d Deps) (Engine, error) {
+	for _, dr := range drivers {
+		if dr.info.Type == cfg.Type {
+			return dr.build(cfg, s, d)
+		}
+	}
+	return nil, fmt.Errorf("engines.%s.type: no such driver", cfg.ID)
+}

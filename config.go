@@ -848,8 +848,10 @@ func (l *loader) loadFetch(s *section, c *Config) {
 			fs.Policy.Ports = ports
 		}
 	}
-	s.bool("robots_txt", &fs.RobotsTxt)
-	if !fs.RobotsTxt {
+	robotsTxt := true
+	s.bool("robots_txt", &robotsTxt)
+	fs.IgnoreRobotsTxt = !robotsTxt
+	if !robotsTxt {
 		l.warn = append(l.warn, Warning{"fetch.robots_txt", "robots.txt is not honored", "true"})
 	}
 	s.bool("follow_cross_host_redirects", &fs.FollowCrossHostRedirects)

@@ -330,7 +330,7 @@ func TestREQ_CFG_003_OtherKeysDefaultsAndForms(t *testing.T) {
 	if c.Search.MaxResults != 5 || c.Search.Deadline != 2500*time.Millisecond || c.Search.EngineTimeout != 2000*time.Millisecond || c.Search.Reserve != 200*time.Millisecond {
 		t.Fatalf("search numbers: %+v", c.Search)
 	}
-	if c.Fetch.MaxChars != 3000 || c.Fetch.Deadline != 10*time.Second || !c.Fetch.RobotsTxt || c.Fetch.StrictMode || c.Fetch.FollowCrossHostRedirects {
+	if c.Fetch.MaxChars != 3000 || c.Fetch.Deadline != 10*time.Second || c.Fetch.IgnoreRobotsTxt || c.Fetch.StrictMode || c.Fetch.FollowCrossHostRedirects {
 		t.Fatalf("fetch defaults: %+v", c.Fetch)
 	}
 	if fmt.Sprint(c.Fetch.Policy.Ports) != "[80 443]" || c.Fetch.Policy.AllowHTTP {

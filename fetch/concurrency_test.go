@@ -65,7 +65,7 @@ func settle() { time.Sleep(300 * time.Millisecond) }
 func TestREQ_SEC_012_OneFetchPerHost(t *testing.T) {
 	g := newGate()
 	st := newSite(t, g.handler)
-	e := newEnv(t, func(s *Settings) { s.RobotsTxt = false }, st)
+	e := newEnv(t, func(s *Settings) { s.IgnoreRobotsTxt = true }, st)
 	wait := fetchAll(e, st.url("a.example.com", "/1"), st.url("a.example.com", "/2"), st.url("A.EXAMPLE.COM.", "/3"))
 	waitFor(t, "the first fetch", func() bool { return g.inside.Load() == 1 })
 	settle()
@@ -117,7 +117,7 @@ func TestREQ_SEC_012_WaitBeyondTheDeadlineIsBusy(t *testing.T) {
 func TestREQ_SEC_012_FetchesInFlight(t *testing.T) {
 	g := newGate()
 	st := newSite(t, g.handler)
-	e := newEnv(t, func(s *Settings) { s.RobotsTxt = false; s.FetchesInFlight = 2 }, st)
+	e := newEnv(t, func(s *Settings) { s.IgnoreRobotsTxt = true; s.FetchesInFlight = 2 }, st)
 	wait := fetchAll(e, st.url("a.example.com", "/"), st.url("b.example.com", "/"), st.url("c.example.com", "/"), st.url("d.example.com", "/"))
 	waitFor(t, "two fetches", func() bool { return g.inside.Load() == 2 })
 	settle()
@@ -137,7 +137,7 @@ func TestREQ_SEC_012_FetchesInFlight(t *testing.T) {
 
 func TestREQ_SEC_012_ParsingInFlight(t *testing.T) {
 	st := newSite(t, html(pageHTML))
-	e := newEnv(t, func(s *Settings) { s.RobotsTxt = false; s.ParsingInFlight = 1 }, st)
+	e := newEnv(t, func(s *Settings) { s.IgnoreRobotsTxt = true; s.ParsingInFlight = 1 }, st)
 	release := make(chan struct{})
 	var inside, most, arrivals atomic.Int32
 	e.svc.process = func(b []byte, ct string, k mediaKind, u *url.URL, n int) (page, error) {
@@ -170,7 +170,7 @@ func TestREQ_SEC_012_ParsingInFlight(t *testing.T) {
 // get a parse permit within LIM-F5 is busy.
 func TestREQ_SEC_012_ParsePermitWaitCountsAgainstTheCall(t *testing.T) {
 	st := newSite(t, html(pageHTML))
-	e := newEnv(t, func(s *Settings) { s.RobotsTxt = false; s.ParsingInFlight = 1; s.Deadline = time.Second }, st)
+	e := newEnv(t, func(s *Settings) { s.IgnoreRobotsTxt = true; s.ParsingInFlight = 1; s.Deadline = time.Second }, st)
 	release := make(chan struct{})
 	defer close(release)
 	entered := make(chan struct{}, 1)
@@ -196,7 +196,7 @@ func TestREQ_MCP_007_CancelEndsTheRequest(t *testing.T) {
 		<-r.Context().Done()
 		ended <- time.Now()
 	})
-	e := newEnv(t, func(s *Settings) { s.RobotsTxt = false }, st)
+	e := newEnv(t, func(s *Settings) { s.IgnoreRobotsTxt = true }, st)
 	ctx, cancel := context.WithCancel(context.Background())
 	returned := make(chan struct{})
 	go func() {
@@ -244,7 +244,7 @@ func TestREQ_SEC_012_HostSlotsAreReleased(t *testing.T) {
 func TestREQ_SEC_012_AnAddressWrittenDifferentlyHasOneSlot(t *testing.T) {
 	g := newGate()
 	st := newSite(t, g.handler)
-	e := newEnv(t, func(s *Settings) { s.RobotsTxt = false }, st)
+	e := newEnv(t, func(s *Settings) { s.IgnoreRobotsTxt = true }, st)
 	wait := fetchAll(e, st.url("127.0.0.1", "/1"), st.url("127.1", "/2"), st.url("0x7f.0.0.1", "/3"),
 		st.url("2130706433", "/4"), st.url("127.0.0.1.", "/5"), st.url("１２７．０．０．１", "/6"))
 	waitFor(t, "the first fetch", func() bool { return g.inside.Load() == 1 })

@@ -201,7 +201,7 @@ func TestREQ_CTX_007_NoticesInTheirOrder(t *testing.T) {
 		query = r.URL.RawQuery
 		html(body)(w, r)
 	})
-	e := newEnv(t, func(s *Settings) { s.SecretDetection = secrets.Mask; s.RobotsTxt = false }, st)
+	e := newEnv(t, func(s *Settings) { s.SecretDetection = secrets.Mask; s.IgnoreRobotsTxt = true }, st)
 	token := "ghp_" + strings.Repeat("aB3", 12)
 	resp := e.mustFetch(t, st.url("a.example.com", "/page?token="+token), 3000, 0)
 	var codes []tool.Code

@@ -159,7 +159,7 @@ func TestREQ_TEST_005_RebindingIsAnsweredAsUnreachable(t *testing.T) {
 func TestREQ_TEST_005_NameWithOnlyRefusedAddressesIsUnreachable(t *testing.T) {
 	st := newSite(t, html("<p>the page</p>"))
 	for _, robotsTxt := range []bool{true, false} {
-		e := newEnv(t, func(s *Settings) { s.RobotsTxt = robotsTxt }, st)
+		e := newEnv(t, func(s *Settings) { s.IgnoreRobotsTxt = !robotsTxt }, st)
 		e.resolver.set("mixed.example.com", "127.0.0.2,10.0.0.1,169.254.169.254,::1,fd00::1")
 		_, terr := e.fetch(t, st.url("mixed.example.com", "/page"), 3000, 0)
 		wantError(t, terr, tool.KindUnavailable, tool.ReasonNetwork)
@@ -280,7 +280,7 @@ func TestREQ_SEC_009_OnlyGETWithRypsokHeaders(t *testing.T) {
 		http.SetCookie(w, &http.Cookie{Name: "session", Value: "abc"})
 		html("<p>A page that sets a cookie and shows enough text to be read.</p>")(w, r)
 	})
-	e := newEnv(t, func(s *Settings) { s.RobotsTxt = false }, st)
+	e := newEnv(t, func(s *Settings) { s.IgnoreRobotsTxt = true }, st)
 	for range 2 {
 		e.mustFetch(t, st.url("a.example.com", "/page"), 3000, 0)
 	}
@@ -299,7 +299,7 @@ func TestREQ_FETCH_010_HTTPIsUpgraded(t *testing.T) {
 	secure := newSite(t, html(body))
 	plain := newPlainSite(t, html(body))
 	for _, robotsTxt := range []bool{true, false} {
-		e := newEnv(t, func(s *Settings) { s.RobotsTxt = robotsTxt }, secure, plain)
+		e := newEnv(t, func(s *Settings) { s.IgnoreRobotsTxt = !robotsTxt }, secure, plain)
 		u := "http://a.example.com:" + strconv.Itoa(secure.port()) + "/page"
 		resp := e.mustFetch(t, u, 3000, 0)
 		if want := "https" + strings.TrimPrefix(u, "http"); resp.URL != want {

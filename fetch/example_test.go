@@ -24,7 +24,7 @@ func Example() {
 	defer srv.Close()
 
 	s := fetch.DefaultSettings()
-	s.RobotsTxt = false
+	s.IgnoreRobotsTxt = true
 	allow, _ := egress.ParseRule("127.0.0.1")
 	s.Policy.Allow = []egress.Rule{allow}
 	roots := x509.NewCertPool()

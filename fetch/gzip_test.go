@@ -59,7 +59,7 @@ func TestREQ_SEC_013_CompressedBodyWithinTheLimitIsWhole(t *testing.T) {
 			st.EnableHTTP2 = framing == "http2"
 			st.StartTLS()
 			t.Cleanup(st.Close)
-			e := newEnv(t, func(s *Settings) { s.MaxBytes = limit; s.RobotsTxt = false; s.MaxCharsCeiling = 1 << 20 }, st)
+			e := newEnv(t, func(s *Settings) { s.MaxBytes = limit; s.IgnoreRobotsTxt = true; s.MaxCharsCeiling = 1 << 20 }, st)
 			resp, terr := e.fetch(t, st.url("a.example.com", "/page"), 1<<20, 0)
 			if terr != nil {
 				t.Errorf("%s, %d bytes: %v", framing, n, terr)
@@ -85,6 +85,6 @@ func TestREQ_SEC_013_CompressedBodyOneOverTheLimitIsTooLarge(t *testing.T) {
 		w.Header().Set("Content-Encoding", "gzip")
 		_, _ = w.Write(z.Bytes())
 	})
-	e := newEnv(t, func(s *Settings) { s.MaxBytes = limit; s.RobotsTxt = false }, st)
+	e := newEnv(t, func(s *Settings) { s.MaxBytes = limit; s.IgnoreRobotsTxt = true }, st)
 	e.mustFetchErr(t, st.url("a.example.com", "/page"), tool.KindTooLarge, "")
 }

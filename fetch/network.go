@@ -163,7 +163,7 @@ func (s *Service) exchange(ctx, netCtx context.Context, h hop) (*response, *tool
 	}
 	defer s.fetches.release()
 
-	if s.set.RobotsTxt {
+	if !s.set.IgnoreRobotsTxt {
 		if terr := s.checkRobots(ctx, netCtx, h); terr != nil {
 			return nil, terr
 		}

@@ -41,7 +41,7 @@ func TestREQ_SEC_013_GzipBombIsTooLarge(t *testing.T) {
 		w.Header().Set("Content-Encoding", "gzip")
 		_, _ = w.Write(bomb)
 	})
-	e := newEnv(t, func(s *Settings) { s.MaxBytes = smallLimit; s.RobotsTxt = false }, st)
+	e := newEnv(t, func(s *Settings) { s.MaxBytes = smallLimit; s.IgnoreRobotsTxt = true }, st)
 	e.mustFetchErr(t, st.url("a.example.com", "/bomb"), tool.KindTooLarge, "")
 
 	var before, after runtime.MemStats
@@ -118,7 +118,7 @@ func TestREQ_PAGE_003_ContentLengthIsNotTrusted(t *testing.T) {
 		}
 		_ = buf.Flush()
 	})
-	e := newEnv(t, func(s *Settings) { s.MaxBytes = smallLimit; s.RobotsTxt = false }, st)
+	e := newEnv(t, func(s *Settings) { s.MaxBytes = smallLimit; s.IgnoreRobotsTxt = true }, st)
 	for _, path := range []string{"/chunked-with-length", "/close-delimited"} {
 		e.mustFetchErr(t, st.url("a.example.com", path), tool.KindTooLarge, "")
 	}
@@ -155,7 +155,7 @@ func TestREQ_SEC_011_SlowBodyEndsAtTheDeadline(t *testing.T) {
 		}
 	})
 	const deadline = time.Second
-	e := newEnv(t, func(s *Settings) { s.Deadline = deadline; s.RobotsTxt = false }, st)
+	e := newEnv(t, func(s *Settings) { s.Deadline = deadline; s.IgnoreRobotsTxt = true }, st)
 	start := time.Now()
 	_, terr := e.fetch(t, st.url("a.example.com", "/slow"), 3000, 0)
 	took := time.Since(start)
@@ -185,7 +185,7 @@ func TestREQ_SEC_011_SilentServerEndsAtTheDeadline(t *testing.T) {
 	defer close(release)
 	const deadline = time.Second
 	for _, robotsTxt := range []bool{true, false} {
-		e := newEnv(t, func(s *Settings) { s.Deadline = deadline; s.RobotsTxt = robotsTxt }, st)
+		e := newEnv(t, func(s *Settings) { s.Deadline = deadline; s.IgnoreRobotsTxt = !robotsTxt }, st)
 		start := time.Now()
 		_, terr := e.fetch(t, st.url("a.example.com", "/page"), 3000, 0)
 		wantError(t, terr, tool.KindUnavailable, tool.ReasonDeadline)

@@ -91,7 +91,7 @@ func TestREQ_CMP_005_OneRobotsReadPerOrigin(t *testing.T) {
 func TestREQ_CMP_005_CheckCanBeTurnedOff(t *testing.T) {
 	st := newSite(t, html(pageHTML))
 	st.setRobots(robotsText("User-agent: *\nDisallow: /\n"))
-	e := newEnv(t, func(s *Settings) { s.RobotsTxt = false }, st)
+	e := newEnv(t, func(s *Settings) { s.IgnoreRobotsTxt = true }, st)
 	e.mustFetch(t, st.url("a.example.com", "/page"), 3000, 0)
 	if n := st.count("/robots.txt"); n != 0 {
 		t.Fatalf("robots.txt was read %d times", n)
@@ -168,5 +168,25 @@ func TestREQ_CMP_005_RobotsTxtBrokenAfterConnectingDisallows(t *testing.T) {
 				t.Fatalf("page read %d times, robots.txt %d times", st.count("/page"), st.count("/robots.txt"))
 			}
 		})
+	}
+}
+
+// TestREQ_CMP_005_ZeroSettingsHonourRobotsTxt: a Settings left zero (but for
+// the test's allow rule) is safe: robots.txt is read and obeyed, and a
+// credential in the URL is refused.
+func TestREQ_CMP_005_ZeroSettingsHonourRobotsTxt(t *testing.T) {
+	st := newSite(t, html(pageHTML))
+	st.setRobots(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = w.Write([]byte("User-agent: *\nDisallow: /private\n"))
+	})
+	e := newEnv(t, func(s *Settings) { *s = Settings{Policy: s.Policy} }, st)
+	_, terr := e.fetch(t, st.url("a.example.com", "/private/page"), 3000, 0)
+	wantError(t, terr, tool.KindDenied, tool.ReasonRobotsTxt)
+	if st.count("/private/page") != 0 {
+		t.Fatal("the disallowed page was requested")
+	}
+	_, terr = e.fetch(t, st.url("a.example.com", "/page?key=sk_live_"+strings.Repeat("a1B2", 6)), 3000, 0)
+	if terr == nil || terr.Kind != tool.KindDenied {
+		t.Fatalf("a credential in the URL: %v, want denied", terr)
 	}
 }

@@ -11,7 +11,10 @@ import (
 
 // Settings are the [fetch] and [limits] values that concern fetches. New
 // replaces a zero or negative number by its default (DefaultSettings), except
-// MaxRedirects, where zero means that no redirect is followed.
+// MaxRedirects, where zero means that no redirect is followed. Every switch
+// is safe at its zero value: a zero Settings honours robots.txt, refuses
+// credentials, follows no cross-host redirect and admits only the built-in
+// profile.
 type Settings struct {
 	MaxChars                 int           // LIM-F1
 	MaxCharsCeiling          int           // LIM-F2
@@ -19,7 +22,7 @@ type Settings struct {
 	Deadline                 time.Duration // LIM-F4
 	ConnectTimeout           time.Duration // LIM-F6
 	MaxRedirects             int           // LIM-F7
-	RobotsTxt                bool
+	IgnoreRobotsTxt          bool          // fetch.robots_txt = false: robots.txt is not read
 	FollowCrossHostRedirects bool
 	StrictMode               bool
 	FetchesInFlight          int // LIM-C3
@@ -40,7 +43,6 @@ func DefaultSettings() Settings {
 		Deadline:           10 * time.Second,
 		ConnectTimeout:     3 * time.Second,
 		MaxRedirects:       5,
-		RobotsTxt:          true,
 		FetchesInFlight:    4,
 		ParsingInFlight:    2,
 		StrictModeURLs:     10000,

@@ -447,15 +447,6 @@ func asciiWordByte(c byte) byte {
 	return 0
 }
 
-// skippable: white space and every invisible character, joiners and
-// selectors included.
-func skippable(r rune) bool {
-	if r < utf8.RuneSelf {
-		return r <= ' ' || r == 0x7F
-	}
-	return classOf(r) != charKeep
-}
-
 func isWordRune(r rune) bool {
 	if r < utf8.RuneSelf {
 		return r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '_' || r >= 'A' && r <= 'Z'

@@ -1,9 +1,11 @@
 package search
 
 import (
+	"context"
 	"crypto/x509"
 	"net/url"
 	"slices"
+	"strings"
 	"testing"
 
 	"rypsok/secrets"
@@ -56,5 +58,23 @@ func TestREQ_MAIN_001_TheDriverTableDescribesEachDriver(t *testing.T) {
 	}
 	if _, err := newDriver(EngineConfig{ID: "x", Type: "google"}, DefaultSettings(), Deps{}); err == nil {
 		t.Fatal("an unknown type was built")
+	}
+}
+
+// TestREQ_ERR_001_ZeroSettingsTakeTheDefaults: search.New with every number
+// left zero runs with the book's defaults, as fetch.New does, instead of a
+// zero deadline and no engine per request.
+func TestREQ_ERR_001_ZeroSettingsTakeTheDefaults(t *testing.T) {
+	s := Settings{Engines: []EngineConfig{{ID: "a", Type: "fake", Categories: []tool.Category{tool.CategoryGeneral}}}}
+	svc := assemble(s, Deps{}, []Engine{fake("a", answer(res("One", "https://one.example/")))})
+	if svc.set.Deadline != DefaultSettings().Deadline || svc.set.EnginesPerRequest != DefaultSettings().EnginesPerRequest {
+		t.Fatalf("settings %+v", svc.set)
+	}
+	out, terr := svc.Search(context.Background(), tool.SearchRequest{Query: "q", MaxResults: 5, Category: tool.CategoryGeneral, Language: "en"})
+	if terr != nil || out == nil || len(out.Results) != 1 {
+		t.Fatalf("search: %v %+v", terr, out)
+	}
+	if _, terr := svc.Search(context.Background(), tool.SearchRequest{Query: "key sk_live_" + strings.Repeat("a1B2", 6), Category: tool.CategoryGeneral, Language: "en"}); terr == nil || terr.Kind != tool.KindDenied {
+		t.Fatalf("a credential in the query: %v, want denied", terr)
 	}
 }

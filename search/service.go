@@ -38,8 +38,10 @@ type Service struct {
 	cache    *resultCache // nil when [cache] is off
 }
 
-// New builds the engines of s. An engine type with no driver is an error.
+// New builds the engines of s. A number left zero takes its default
+// (DefaultSettings). An engine type with no driver is an error.
 func New(s Settings, d Deps) (*Service, error) {
+	s = s.withDefaults()
 	engines := make([]Engine, len(s.Engines))
 	for i, cfg := range s.Engines {
 		if cfg.Disabled != "" {
@@ -57,6 +59,7 @@ func New(s Settings, d Deps) (*Service, error) {
 // assemble builds the service around already-built engines (engines[i] for
 // s.Engines[i]; nil for a disabled one).
 func assemble(s Settings, d Deps, engines []Engine) *Service {
+	s = s.withDefaults()
 	if d.Logger == nil {
 		d.Logger = slog.New(slog.DiscardHandler)
 	}
@@ -156,7 +159,10 @@ type engineEnd struct {
 	fromCache bool
 }
 
-// Search runs one search (external design §6, §7).
+// Search runs one search (external design §6, §7). It returns a response,
+// or a *tool.Error, or — only when ctx was cancelled by the caller (not by
+// the deadline) — (nil, nil): a cancelled call is not answered
+// (REQ-MCP-007), so there is nothing to return.
 func (s *Service) Search(ctx context.Context, req tool.SearchRequest) (*tool.SearchResponse, *tool.Error) {
 	// The deadline is a duration on the context (real elapsed time); the
 	// fan-out deadline the provider buckets compare against is the same

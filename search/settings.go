@@ -101,6 +101,56 @@ func DefaultSettings() Settings {
 	}
 }
 
+// withDefaults fills what a caller left zero: every number that must be
+// positive, the languages, the region and safe search. So a zero Settings
+// (with engines) is the book's defaults, as fetch's is; every switch is
+// already safe at its zero value (the secret check refuses, queries are not
+// logged, flagged results are kept and marked, the cache is off).
+func (s Settings) withDefaults() Settings {
+	d := DefaultSettings()
+	pos := func(v *int, def int) {
+		if *v <= 0 {
+			*v = def
+		}
+	}
+	dur := func(v *time.Duration, def time.Duration) {
+		if *v <= 0 {
+			*v = def
+		}
+	}
+	if len(s.Languages) == 0 {
+		s.Languages = d.Languages
+	}
+	if s.Region == "" {
+		s.Region = d.Region
+	}
+	if s.SafeSearch == "" {
+		s.SafeSearch = d.SafeSearch
+	}
+	pos(&s.MaxResults, d.MaxResults)
+	pos(&s.MaxResultsCeiling, d.MaxResultsCeiling)
+	pos(&s.QueryMaxChars, d.QueryMaxChars)
+	dur(&s.Deadline, d.Deadline)
+	dur(&s.EngineTimeout, d.EngineTimeout)
+	dur(&s.ConnectTimeout, d.ConnectTimeout)
+	if s.Reserve < 0 {
+		s.Reserve = 0
+	}
+	pos(&s.EnginesPerRequest, d.EnginesPerRequest)
+	pos(&s.ResultsPerEngine, d.ResultsPerEngine)
+	pos(&s.SnippetMaxChars, d.SnippetMaxChars)
+	pos(&s.TitleMaxChars, d.TitleMaxChars)
+	pos(&s.OutboundInFlight, d.OutboundInFlight)
+	pos(&s.PerEngineInFlight, d.PerEngineInFlight)
+	pos(&s.FailuresToOpen, d.FailuresToOpen)
+	dur(&s.FirstCooldown, d.FirstCooldown)
+	dur(&s.MaxCooldown, d.MaxCooldown)
+	dur(&s.CacheTTL, d.CacheTTL)
+	pos(&s.CacheMaxEntries, d.CacheMaxEntries)
+	pos(&s.CacheMaxEntryBytes, d.CacheMaxEntryBytes)
+	return s
+}
+
 // Deps are what the process gives the service.
 type Deps struct {
 	Logger    *slog.Logger

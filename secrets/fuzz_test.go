@@ -10,12 +10,15 @@ import (
 // the number of runes; findings are ordered and do not overlap; MaskText
 // masks exactly the findings, and its output has no finding of the same
 // kind where a mask was put. Seeds: testdata/fuzz/FuzzScan and the
-// expanded positive corpus.
+// expanded positive corpus, the negatives and the ordinary text.
 func FuzzScan(f *testing.F) {
 	for _, c := range readCorpus(f, "positives.txt", true) {
 		f.Add(c.text)
 	}
 	for _, c := range readCorpus(f, "negatives.txt", false) {
+		f.Add(c.text)
+	}
+	for _, c := range readCorpus(f, "ordinary.txt", false) {
 		f.Add(c.text)
 	}
 	known := map[string]bool{}

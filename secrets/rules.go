@@ -19,12 +19,17 @@ import (
 // bounded stretch of text, or a stretch that no other attempt of the same
 // rule reads again, so a scan is linear in the length of the text.
 //
+// Each kind covers every token family its provider issues, as public
+// references list them (prefix, length, alphabet); each rule below names
+// its families.
+//
 // "In lower case": prefixes that are upper case in the real format (AKIA,
-// ASIA, AIza, SK, SG.) are also found written in lower case, with a body
-// in the same case where the real body is upper case only (AWS). Prefixes
-// that are lower case in the real format (ghp_, glpat-, npm_, xoxb-,
-// sk_live_, sk-ant-, bearer, basic, bot…) are found in any case, except
-// hf_, whose upper-case form is the prefix of ordinary environment names.
+// ASIA, ABIA, ACCA, A3T, AIza, SK, SG., GR1348941) are also found written
+// in lower case, with a body in the same case where the real body is upper
+// case only (AWS). Prefixes that are lower case in the real format (ghp_,
+// glpat-, npm_, xoxb-, xapp-, sk_live_, sk-ant-, bearer, basic, bot…) are
+// found in any case, except hf_ and api_org_, whose upper-case forms are
+// prefixes of ordinary environment names.
 
 // Bounds of the stretches a rule reads.
 const (
@@ -52,6 +57,9 @@ type scanner struct {
 	// longValueEnd is where the last value too long to be a password was
 	// cut: an assignment inside it starts no second read.
 	longValueEnd int
+	// b64End is where the last text read as a base64-encoded JWT ended: a
+	// line inside it starts no second read.
+	b64End int
 }
 
 func (sc *scanner) add(k kind, start, end int) {
@@ -67,7 +75,9 @@ func (sc *scanner) run() {
 			for j < len(s) && isAlnum(s[j]) {
 				j++
 			}
-			sc.word(i, j)
+			if ruleStart[c] != 0 {
+				sc.word(i, j)
+			}
 			i = j
 			continue
 		}
@@ -78,11 +88,35 @@ func (sc *scanner) run() {
 			sc.assignment(i)
 			sc.userinfo(i)
 		case '-':
-			sc.pem(i)
+			if i+1 < len(s) && s[i+1] == '-' {
+				sc.pem(i)
+			}
 		}
 		i++
 	}
 }
+
+// ruleStart marks the bytes a word must start with for word to try a rule
+// (a b e g h n r s x in either case, Z, and the digits): most words of
+// prose start elsewhere and cost no call. A constant, so nothing can
+// change it.
+const ruleStart = "" +
+	"\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00" +
+	"\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00" +
+	"\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00" +
+	"\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x00\x00\x00\x00\x00\x00" +
+	"\x00\x01\x01\x00\x00\x01\x00\x01\x01\x00\x00\x00\x00\x00\x01\x00" + // @ A–O
+	"\x00\x00\x01\x01\x00\x00\x00\x00\x01\x00\x01\x00\x00\x00\x00\x00" + // P–Z
+	"\x00\x01\x01\x00\x00\x01\x00\x01\x01\x00\x00\x00\x00\x00\x01\x00" + // ` a–o
+	"\x00\x00\x01\x01\x00\x00\x00\x00\x01\x00\x00\x00\x00\x00\x00\x00" + // p–z
+	"\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00" +
+	"\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00" +
+	"\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00" +
+	"\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00" +
+	"\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00" +
+	"\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00" +
+	"\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00" +
+	"\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00"
 
 // word tries the prefix rules at the word s[i:j] (a run of letters and
 // digits). Every prefix ends with a letter or digit followed by a fixed
@@ -97,31 +131,39 @@ func (sc *scanner) word(i, j int) {
 	n := j - i
 	switch lower(s[i]) {
 	case 'a':
-		if n == 20 {
+		switch {
+		case n == 20:
 			sc.awsAccessKeyID(i)
+		case n == 3 && next == '_':
+			sc.huggingfaceOrg(i)
 		}
-		if n >= 4 {
+		if n >= 4 && lower(s[i+1]) == 'i' {
 			sc.googleAPIKey(i)
 		}
 	case 'b':
 		switch {
-		case n == 6:
+		case n == 6 && lower(s[i+1]) == 'e':
 			sc.bearer(i)
-		case n == 5:
+		case n == 5 && lower(s[i+1]) == 'a':
 			sc.basic(i)
 		case n >= 11 && n <= 13 && next == ':':
 			sc.telegramBot(i)
 		}
 	case 'e':
-		if n >= 3 {
+		if n >= 3 && s[i+1] == 'y' && s[i+2] == 'J' {
 			sc.jwt(i)
 		}
 	case 'g':
 		switch {
 		case (n == 3 || n == 6) && next == '_':
 			sc.github(i)
+			if n == 6 {
+				sc.gitlabSession(i)
+			}
 		case n >= 4 && n <= 7 && next == '-':
 			sc.gitlab(i)
+		case n >= 9 && s[i+2] == '1':
+			sc.gitlabRunnerRegistration(i)
 		}
 	case 'h':
 		switch {
@@ -153,6 +195,10 @@ func (sc *scanner) word(i, j int) {
 		if n == 4 && next == '-' {
 			sc.slack(i)
 		}
+	case 'z':
+		if n >= 4 && s[i+1] == 'X' {
+			sc.jwtBase64(i)
+		}
 	case '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
 		if n >= 8 && n <= 10 && next == ':' {
 			sc.telegramPlain(i)
@@ -170,6 +216,9 @@ func isLower(c byte) bool  { return c-'a' < 26 }
 func isHex(c byte) bool    { return c-'0' < 10 || (c|0x20)-'a' < 6 }
 
 func isLowerAlnum(c byte) bool { return c-'0' < 10 || c-'a' < 26 }
+
+// decimalDigits is the set of the decimal digits, for strings.IndexAny.
+const decimalDigits = "0123456789"
 
 // alnumTable marks the ASCII letters and digits: one load per byte on the
 // hot path of the scan. A constant, so nothing can change it.
@@ -244,26 +293,36 @@ func exact(s string, i, n int, in func(byte) bool) (int, bool) {
 	return j, j-i == n
 }
 
-// aws_access_key_id: AKIA or ASIA, then 16 of the base32 alphabet [A-Z2-7]
-// with at least one digit (a 20-letter word after ASIA is not a key), 20
-// characters in all, not followed by a letter or digit. Also all in lower
-// case (akia…). The unique identifiers of other IAM objects (AIDA, AROA…)
-// are not credentials, nor are the documentation's examples, which end in
-// EXAMPLE.
+// aws_access_key_id: one of the prefixes of an access key id, then 16 of
+// the base32 alphabet [A-Z2-7], 20 characters in all, not followed by a
+// letter or digit. The prefixes: AKIA (a long-term key), ASIA (a temporary
+// key of STS), ABIA (an STS service bearer token), ACCA (a context-specific
+// credential) and A3T with one more letter or digit (the oldest keys).
+// After a prefix of letters the body must hold a digit (a 20-letter word
+// after ASIA is not a key). Also all in lower case (akia…). The unique
+// identifiers of other IAM objects (AIDA, AROA…) are not credentials, nor
+// are the documentation's examples, which end in EXAMPLE.
 func (sc *scanner) awsAccessKeyID(i int) {
 	s := sc.s
 	if len(s)-i < 20 {
 		return
 	}
-	var upper bool
-	switch s[i : i+4] {
-	case "AKIA", "ASIA":
+	var upper, a3t bool
+	switch p := s[i : i+4]; p {
+	case "AKIA", "ASIA", "ABIA", "ACCA":
 		upper = true
-	case "akia", "asia":
+	case "akia", "asia", "abia", "acca":
 	default:
-		return
+		switch {
+		case p[:3] == "A3T" && (isUpper(p[3]) || isDigit(p[3])):
+			upper, a3t = true, true
+		case p[:3] == "a3t" && (isLower(p[3]) || isDigit(p[3])):
+			a3t = true
+		default:
+			return
+		}
 	}
-	digit := false
+	digit := a3t
 	for k := i + 4; k < i+20; k++ {
 		c := s[k]
 		switch {
@@ -335,26 +394,48 @@ func (sc *scanner) github(i int) {
 	}
 }
 
-// gitlab_token: a documented GitLab prefix (glpat-, gloas-, gldt-, glrt-,
-// glrtr-, glcbt-, glptt-, glft-, glimt-, glagent-, glsoat-, glffct-) and
-// either the legacy body of exactly 20 of [A-Za-z0-9_-] (optionally after a
-// short partition or type part such as "64_" or "t1_"), 64 for an OAuth
-// application secret, or a routable token: 27 to 300 of [A-Za-z0-9_-], a
-// dot, optionally 2 lower-case letters or digits and a dot (the version),
-// and 9 lower-case letters or digits.
+// gitlabFamilies are the GitLab token prefixes, each with the length of
+// the body that family has besides the forms common to all (see gitlab).
+var gitlabFamilies = [...]struct {
+	prefix string
+	body   int  // a further body length of this family, 0 for none
+	hex    bool // that body is hexadecimal
+}{
+	{"glpat-", 0, false},    // personal, project, group and impersonation tokens
+	{"gloas-", 64, false},   // OAuth application secret
+	{"gldt-", 0, false},     // deploy token
+	{"glrt-", 0, false},     // runner authentication token
+	{"glrtr-", 0, false},    // runner registration token
+	{"glcbt-", 0, false},    // CI/CD job token
+	{"glptt-", 40, true},    // pipeline trigger token
+	{"glft-", 0, false},     // feed token
+	{"glimt-", 25, false},   // incoming mail token
+	{"glagent-", 50, false}, // agent for Kubernetes token
+	{"glsoat-", 0, false},   // SCIM token
+	{"glffct-", 0, false},   // feature flags client token
+}
+
+// gitlab_token: a GitLab prefix (gitlabFamilies) and either the legacy
+// body of exactly 20 of [A-Za-z0-9_-] (optionally after a partition or
+// type part of 1 to 5 letters and digits and '_', such as "64_" or "t1_"),
+// the body of the family's own length (64 for an OAuth application secret,
+// 40 hexadecimal digits for a pipeline trigger token, 25 for an incoming
+// mail token, 50 for an agent token), or a routable token: 27 to 300 of
+// [A-Za-z0-9_-], a dot, optionally 2 lower-case letters or digits and a
+// dot (the version), and 9 lower-case letters or digits.
 func (sc *scanner) gitlab(i int) {
 	s := sc.s
 	if len(s)-i < 25 || lower(s[i+1]) != 'l' {
 		return
 	}
-	var body int
-	for _, p := range [...]string{"glpat-", "gloas-", "gldt-", "glrt-", "glrtr-", "glcbt-", "glptt-", "glft-", "glimt-", "glagent-", "glsoat-", "glffct-"} {
-		if hasPrefixFold(s[i:], p) {
-			body = i + len(p)
+	body, fam := 0, -1
+	for f, p := range gitlabFamilies {
+		if hasPrefixFold(s[i:], p.prefix) {
+			body, fam = i+len(p.prefix), f
 			break
 		}
 	}
-	if body == 0 {
+	if fam < 0 {
 		return
 	}
 	j := runEnd(s, body, 301, isB64URL)
@@ -372,18 +453,43 @@ func (sc *scanner) gitlab(i int) {
 			return
 		}
 	}
+	f := gitlabFamilies[fam]
 	switch {
-	case r == 20, r == 64 && strings.HasPrefix(strings.ToLower(s[i:body]), "gloas-"):
+	case r == 20:
 		sc.add(kGitLabToken, i, j)
-	case r >= 22 && r <= 25:
-		if u := strings.IndexByte(s[body:j], '_'); u >= 1 && u <= 4 && r-u-1 == 20 {
-			for k := body; k < body+u; k++ {
-				if !isAlnum(s[k]) {
-					return
-				}
-			}
+	case f.body > 0 && r == f.body && (!f.hex || all(s[body:j], isHex)):
+		sc.add(kGitLabToken, i, j)
+	case r >= 22 && r <= 26:
+		if u := strings.IndexByte(s[body:j], '_'); u >= 1 && u <= 5 && r-u-1 == 20 && all(s[body:body+u], isAlnum) {
 			sc.add(kGitLabToken, i, j)
 		}
+	}
+}
+
+// gitlab_token, runner registration token of the legacy form: GR1348941
+// (or gr1348941) and exactly 20 of [A-Za-z0-9_-].
+func (sc *scanner) gitlabRunnerRegistration(i int) {
+	s := sc.s
+	if len(s)-i < 29 || s[i+2] != '1' || (!strings.HasPrefix(s[i:], "GR1348941") && !strings.HasPrefix(s[i:], "gr1348941")) {
+		return
+	}
+	if end, ok := exact(s, i+9, 20, isB64URL); ok {
+		sc.add(kGitLabToken, i, end)
+	}
+}
+
+// gitlab_token, session cookie: the value of _gitlab_session=, 32
+// lower-case letters and digits. The finding covers the value.
+func (sc *scanner) gitlabSession(i int) {
+	s := sc.s
+	const p = "gitlab_session="
+	if len(s)-i < len(p)+32 || !hasPrefixFold(s[i:], p) {
+		return
+	}
+	v := i + len(p)
+	end := runEnd(s, v, 33, isWord)
+	if end-v == 32 && all(s[v:end], isLowerAlnum) {
+		sc.add(kGitLabToken, v, end)
 	}
 }
 
@@ -401,35 +507,92 @@ func (sc *scanner) huggingface(i int) {
 	}
 }
 
-// slack_token: xoxb-, xoxp-, xoxa-, xoxr- or xoxe- and the structure of a
-// Slack token: groups separated by '-', every group but the last 1–13
-// digits, the last at least 20 letters and digits, at least 24 characters
-// after the prefix. A rotating token's "xoxe." in front is included.
+// huggingface_token, organization API token: api_org_ (lower case only,
+// as hf_) and 34 of [A-Za-z0-9].
+func (sc *scanner) huggingfaceOrg(i int) {
+	if strings.HasPrefix(sc.s[i:], "api_org_") {
+		sc.fixedBody(kHuggingFaceToken, i, i+8, 34, isAlnum, false)
+	}
+}
+
+// slack_token: a Slack prefix and the structure of a Slack token, groups
+// separated by '-'. The prefixes: xoxb- (bot), xoxp- (user), xoxe-
+// (rotating and refresh), xoxa- and xoxr- (workspace), xoxo- and xoxs-
+// (legacy) and xapp- (app-level).
+//
+// After xox?-: every group but the last 1–14 digits, the last at least 18
+// letters and digits, at least 24 characters after the prefix; a legacy
+// xoxo- or xoxs- token has three groups of digits and a hexadecimal last
+// group. A rotating token's "xoxe." in front is included. A workspace token
+// may also be short: xoxa- or xoxr-, optionally a digit and '-', then 8 to
+// 48 letters and digits with a digit among them ("xoxr-refreshes" is a
+// word).
+//
+// After xapp-: a digit, the app's id (letters and digits), a number, and at
+// least 18 letters and digits.
+//
+// Hyphenated words after a prefix ("xoxb-this-is-not-a-token") are not a
+// token: a group of letters may only come last.
 func (sc *scanner) slack(i int) {
 	s := sc.s
-	if len(s)-i < 29 || !hasPrefixFold(s[i:], "xox") || s[i+4] != '-' || strings.IndexByte("bpare", lower(s[i+3])) < 0 {
+	if len(s)-i < 13 || s[i+4] != '-' {
+		return
+	}
+	var fam byte
+	switch {
+	case hasPrefixFold(s[i:], "xapp"):
+		fam = '@'
+	case hasPrefixFold(s[i:], "xox") && strings.IndexByte("bpareos", lower(s[i+3])) >= 0:
+		fam = lower(s[i+3])
+	default:
 		return
 	}
 	body := i + 5
 	j := runEnd(s, body, 513, func(c byte) bool { return isAlnum(c) || c == '-' })
-	if j-body < 24 || j-body > 512 {
+	if j-body > 512 {
 		return
 	}
-	groups := strings.Split(s[body:j], "-")
-	if len(groups) < 2 {
-		return
-	}
-	for _, g := range groups[:len(groups)-1] {
-		if len(g) < 1 || len(g) > 13 {
-			return
+	// The groups, read without allocating: the first three, the last, how
+	// many, and whether every group but the last is 1–14 digits.
+	var g [3]string
+	var last string
+	n, numbered := 0, true
+	for rest := s[body:j]; ; n++ {
+		k := strings.IndexByte(rest, '-')
+		grp := rest
+		if k >= 0 {
+			grp = rest[:k]
 		}
-		for k := 0; k < len(g); k++ {
-			if !isDigit(g[k]) {
-				return
-			}
+		if n < len(g) {
+			g[n] = grp
+		}
+		if k < 0 {
+			last = grp
+			n++
+			break
+		}
+		numbered = numbered && len(grp) >= 1 && len(grp) <= 14 && all(grp, isDigit)
+		rest = rest[k+1:]
+	}
+	var ok bool
+	switch fam {
+	case '@':
+		ok = n == 4 && len(g[0]) == 1 && isDigit(g[0][0]) &&
+			g[1] != "" && len(g[1]) <= 32 &&
+			len(g[2]) >= 1 && len(g[2]) <= 20 && all(g[2], isDigit) &&
+			len(last) >= 18
+	default:
+		ok = j-body >= 24 && n >= 2 && numbered && len(last) >= 18
+		if fam == 'o' || fam == 's' {
+			ok = ok && n >= 4 && all(last, isHex)
+		}
+		if !ok && (fam == 'a' || fam == 'r') {
+			// The short workspace form: one group, or a digit and one.
+			short := n == 1 || n == 2 && len(g[0]) == 1 && isDigit(g[0][0])
+			ok = short && len(last) >= 8 && len(last) <= 48 && strings.IndexAny(last, decimalDigits) >= 0 && (j == len(s) || s[j] != '_')
 		}
 	}
-	if len(groups[len(groups)-1]) < 20 {
+	if !ok {
 		return
 	}
 	start := i
@@ -439,16 +602,31 @@ func (sc *scanner) slack(i int) {
 	sc.add(kSlackToken, start, j)
 }
 
-// slack_token, webhook form: hooks.slack.com/services/ then T and 8–12
-// letters or digits, '/', B and 8–12 letters or digits, '/', and 24 letters
-// and digits.
+// slack_token, webhook forms: hooks.slack.com/, then services/ and T and
+// 8–12 letters or digits, '/', B and 8–12 letters or digits, '/', and 24
+// letters and digits (an incoming webhook); or workflows/ or triggers/ and
+// a path of at least 43 characters in at least three segments of letters
+// and digits, the first T and 8–12 letters or digits (the workspace), the
+// last at least 20 (the secret).
 func (sc *scanner) slackWebhook(i int) {
 	s := sc.s
-	const host = "hooks.slack.com/services/"
+	const host = "hooks.slack.com/"
 	if !hasPrefixFold(s[i:], host) {
 		return
 	}
 	j := i + len(host)
+	switch {
+	case hasPrefixFold(s[j:], "services/"):
+		j += len("services/")
+	case hasPrefixFold(s[j:], "workflows/"):
+		sc.slackWorkflowHook(i, j+len("workflows/"))
+		return
+	case hasPrefixFold(s[j:], "triggers/"):
+		sc.slackWorkflowHook(i, j+len("triggers/"))
+		return
+	default:
+		return
+	}
 	for _, lead := range [...]byte{'t', 'b'} {
 		if j >= len(s) || lower(s[j]) != lead {
 			return
@@ -464,15 +642,43 @@ func (sc *scanner) slackWebhook(i int) {
 	}
 }
 
-// stripe_key: the secret and restricted keys sk_live_, sk_test_, rk_live_,
-// rk_test_ and 24 to 247 letters and digits. Publishable keys (pk_) are
-// meant to be public and are not reported.
+// maxHookPath bounds the path of a workflow webhook.
+const maxHookPath = 256
+
+// slackWorkflowHook reads the path at p of a workflow or trigger webhook
+// whose host starts at i.
+func (sc *scanner) slackWorkflowHook(i, p int) {
+	s := sc.s
+	e := runEnd(s, p, maxHookPath+1, isAlnumOrSlash)
+	if e-p > maxHookPath || (e < len(s) && isWord(s[e])) {
+		return
+	}
+	for e > p && s[e-1] == '/' {
+		e--
+	}
+	if e-p < 43 || lower(s[p]) != 't' {
+		return
+	}
+	// At least three segments, none empty, the first T and 8–12, the last
+	// at least 20.
+	path := s[p:e]
+	first := strings.IndexByte(path, '/')
+	lastSlash := strings.LastIndexByte(path, '/')
+	if first < 9 || first > 13 || first == lastSlash || len(path)-lastSlash-1 < 20 || strings.Contains(path, "//") {
+		return
+	}
+	sc.add(kSlackToken, i, e)
+}
+
+// stripe_key: the secret and restricted keys, sk_ or rk_ then live_,
+// test_ or prod_, and 24 to 247 letters and digits. Publishable keys (pk_)
+// are meant to be public and are not reported.
 func (sc *scanner) stripe(i int) {
 	s := sc.s
 	if len(s)-i < 32 || lower(s[i+1]) != 'k' || s[i+2] != '_' {
 		return
 	}
-	if !hasPrefixFold(s[i+3:], "live_") && !hasPrefixFold(s[i+3:], "test_") {
+	if !hasPrefixFold(s[i+3:], "live_") && !hasPrefixFold(s[i+3:], "test_") && !hasPrefixFold(s[i+3:], "prod_") {
 		return
 	}
 	j := runEnd(s, i+8, 248, isAlnum)
@@ -627,17 +833,26 @@ func (sc *scanner) telegramPlain(i int) { sc.telegramToken(i) }
 // "alg" member; the last segment may be empty (an unsecured JWT). The
 // token must not be glued to other base64url text.
 func (sc *scanner) jwt(i int) {
-	s := sc.s
-	if !strings.HasPrefix(s[i:], "eyJ") || (i > 0 && (isB64URL(s[i-1]) || s[i-1] == '.')) {
+	if i > 0 && (isB64URL(sc.s[i-1]) || sc.s[i-1] == '.') {
 		return
+	}
+	if end, ok := jwtSpan(sc.s, i); ok {
+		sc.add(kJWT, i, end)
+	}
+}
+
+// jwtSpan reports whether s[i:] starts with a JWT and returns its end.
+func jwtSpan(s string, i int) (int, bool) {
+	if !strings.HasPrefix(s[i:], "eyJ") {
+		return 0, false
 	}
 	h := runEnd(s, i, len(s), isB64URL)
 	if h-i > maxJWTHeader || h >= len(s) || s[h] != '.' {
-		return
+		return 0, false
 	}
 	p := runEnd(s, h+1, len(s), isB64URL)
 	if p == h+1 || p >= len(s) || s[p] != '.' {
-		return
+		return 0, false
 	}
 	end := runEnd(s, p+1, len(s), isB64URL)
 	// An encrypted token has two more segments.
@@ -647,10 +862,58 @@ func (sc *scanner) jwt(i int) {
 			end = runEnd(s, e4+1, len(s), isB64URL)
 		}
 	}
-	if !jwtHeader(s[i:h]) {
+	return end, jwtHeader(s[i:h])
+}
+
+// maxJWTBase64 bounds the text read as a base64-encoded JWT.
+const maxJWTBase64 = 16 << 10
+
+// jwt, base64-encoded: base64 text starting with ZXlK (the encoding of
+// "eyJ"), with or without padding, whose decoded text is a JWT as above and
+// nothing more but trailing white space. The base64 of a JWT holds only
+// letters and digits (every byte of a JWT is below '>'), so the text is
+// letters and digits, optionally wrapped into lines whose lengths are
+// multiples of 4, then up to two '='. It must not be glued to other base64.
+func (sc *scanner) jwtBase64(i int) {
+	s := sc.s
+	if i < sc.b64End || !strings.HasPrefix(s[i:], "ZXlK") || (i > 0 && isB64(s[i-1])) {
 		return
 	}
-	sc.add(kJWT, i, end)
+	var b strings.Builder
+	e := i
+	for {
+		r := runEnd(s, e, maxJWTBase64+1-b.Len(), isAlnum)
+		b.WriteString(s[e:r])
+		e = r
+		if b.Len() > maxJWTBase64 {
+			sc.b64End = e
+			return
+		}
+		brk := 0
+		switch {
+		case strings.HasPrefix(s[e:], "\r\n"):
+			brk = 2
+		case strings.HasPrefix(s[e:], "\n"):
+			brk = 1
+		}
+		if brk == 0 || b.Len()%4 != 0 || e+brk >= len(s) || !isAlnum(s[e+brk]) {
+			break
+		}
+		e += brk
+	}
+	sc.b64End = e
+	pad := runEnd(s, e, 3, func(c byte) bool { return c == '=' })
+	if pad-e > 2 || (pad < len(s) && (isB64(s[pad]) || s[pad] == '=')) {
+		return
+	}
+	raw, err := base64.RawStdEncoding.DecodeString(b.String())
+	if err != nil {
+		return
+	}
+	dec := strings.TrimRight(string(raw), " \t\r\n")
+	if end, ok := jwtSpan(dec, 0); ok && end == len(dec) {
+		sc.add(kJWT, i, pad)
+	}
 }
 
 // jwtHeader reports whether seg is base64url of a JSON object with "alg".
@@ -876,7 +1139,9 @@ func isValueEnd(c byte) bool {
 // a word and a colon ("Password:"), or followed by ( or [ (a call or an
 // index). After "name: " (a colon, a space and no quote, as in prose) the
 // value needs a digit and either a symbol or both cases. A pwd value that
-// starts like a path (/ ~ .) is a working directory, not a password. The
+// starts like a path (/ ~ .) is a working directory, not a password; any
+// value that is a relative or absolute file path (./pw.txt, ../x/pw,
+// ~/pw, /run/secrets/pw) names a file, not a password. The
 // value ends at white space, a non-ASCII character or one of & , ; quotes
 // ( ) [ ] { } < > |; a quoted value ends at its quote or the line's end.
 func (sc *scanner) assignment(op int) {
@@ -938,10 +1203,25 @@ func (sc *scanner) assignment(op int) {
 		}
 		fallthrough
 	case keyPassword:
+		if filePath(val) {
+			return // a file that holds the password (--from-file=password=./pw.txt)
+		}
 		if passwordLike(val, s[op] == ':' && spaced && quote == 0) {
 			sc.add(kPasswordValue, v, e)
 		}
 	}
+}
+
+// filePath reports whether v is a file path: it starts with ./ ../ or ~/,
+// or with / and holds a second /.
+func filePath(v string) bool {
+	switch {
+	case strings.HasPrefix(v, "./"), strings.HasPrefix(v, "../"), strings.HasPrefix(v, "~/"):
+		return true
+	case strings.HasPrefix(v, "/"):
+		return strings.IndexByte(v[1:], '/') > 0
+	}
+	return false
 }
 
 func all(s string, in func(byte) bool) bool {
@@ -1037,35 +1317,21 @@ func (sc *scanner) userinfo(i int) {
 	sc.add(kURLPassword, a+colon+1, at)
 }
 
-// urlPasswordLike is the test of a URL password: not a placeholder or a
-// format verb (a first character among $ { [ % * or one repeated
-// character; "user:password@" and "user:pass@" in documentation), and a
-// digit, an ASCII symbol other than - _ ., or both cases.
+// urlPasswordLike is the test of a URL password: any password but a
+// template or a format verb (a first character among $ { [ % *) and a mask
+// (one repeated character, as in "***" or "xxxx"). A password of words
+// is a password: the book's own example, https://user:password@host/, is
+// refused.
 func urlPasswordLike(pw string) bool {
-	if pw == "" || strings.IndexByte("${[%*", pw[0]) >= 0 || strings.Count(pw, pw[:1]) == len(pw) {
-		return false
-	}
-	var up, lo bool
-	for k := 0; k < len(pw); k++ {
-		c := pw[k]
-		switch {
-		case isDigit(c):
-			return true
-		case isUpper(c):
-			up = true
-		case isLower(c):
-			lo = true
-		case c == '-' || c == '_' || c == '.' || c >= utf8.RuneSelf:
-		default:
-			return true
-		}
-	}
-	return up && lo
+	return pw != "" && strings.IndexByte("${[%*", pw[0]) < 0 && strings.Count(pw, pw[:1]) != len(pw)
 }
 
+// maxPEMLabel bounds the label of a PEM header.
+const maxPEMLabel = 128
+
 // pem: private_key is a PEM header -----BEGIN … PRIVATE KEY----- (any
-// label, e.g. RSA, EC, OPENSSH, ENCRYPTED; also PGP PRIVATE KEY BLOCK), any
-// case. The finding covers the header, the body lines that follow (base64
+// label of letters, digits, spaces, '_' and '-', e.g. RSA, EC, OPENSSH,
+// ENCRYPTED; also PGP PRIVATE KEY BLOCK), any case. The finding covers the header, the body lines that follow (base64
 // and the Proc-Type / DEK-Info headers) and the END line when present.
 func (sc *scanner) pem(i int) {
 	s := sc.s
@@ -1074,7 +1340,7 @@ func (sc *scanner) pem(i int) {
 		return
 	}
 	l := i + len(begin)
-	close := strings.Index(s[l:min(len(s), l+64)], "-----")
+	close := strings.Index(s[l:min(len(s), l+maxPEMLabel)], "-----")
 	if close < 0 {
 		return
 	}
@@ -1082,7 +1348,7 @@ func (sc *scanner) pem(i int) {
 	if !strings.HasSuffix(label, "private key") && !strings.HasSuffix(label, "private key block") {
 		return
 	}
-	if !all(label, func(c byte) bool { return isAlnum(c) || c == ' ' }) {
+	if !all(label, func(c byte) bool { return isAlnum(c) || c == ' ' || c == '_' || c == '-' }) {
 		return
 	}
 	end := l + close + 5

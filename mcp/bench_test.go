@@ -5,7 +5,12 @@ import (
 	"context"
 	"io"
 	"log/slog"
+	"net/http"
+	"sort"
+	"strings"
+	"sync"
 	"testing"
+	"time"
 )
 
 // benchRoundTrips writes one request at a time on one stream and reads its
@@ -53,4 +58,57 @@ func BenchmarkServerDiscover(b *testing.B) {
 
 func BenchmarkEngineStatusCall(b *testing.B) {
 	benchRoundTrips(b, call(1, "engine_status", `{}`))
+}
+
+// BenchmarkHTTPEngineStatusCall: engine_status over 8 keep-alive HTTP/1.1
+// connections on loopback.
+func BenchmarkHTTPEngineStatusCall(b *testing.B) {
+	set := testSettings()
+	set.StatusPerMinute = 10_000_000
+	srv := New(set, &fakeSearch{}, &fakeFetch{}, slog.New(slog.DiscardHandler), nil)
+	l, err := srv.ListenHTTP(HTTPSettings{Bind: "127.0.0.1:0"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { l.Serve(ctx); close(done) }()
+	defer func() { cancel(); <-done }()
+	tr := &http.Transport{MaxIdleConnsPerHost: 8, MaxConnsPerHost: 8}
+	defer tr.CloseIdleConnections()
+	c := &http.Client{Transport: tr}
+	body := call(1, "engine_status", `{}`)
+	hdr := mcpHeaders(body)
+	url := "http://" + l.Addr().String() + "/mcp"
+	b.SetParallelism(1)
+	b.ReportAllocs()
+	b.ResetTimer()
+	var mu sync.Mutex
+	var lat []time.Duration
+	b.RunParallel(func(pb *testing.PB) {
+		var mine []time.Duration
+		for pb.Next() {
+			t0 := wallClock()
+			hr, _ := http.NewRequest("POST", url, strings.NewReader(body))
+			hr.Header = hdr.Clone()
+			res, err := c.Do(hr)
+			if err != nil {
+				b.Error(err)
+				return
+			}
+			io.Copy(io.Discard, res.Body)
+			res.Body.Close()
+			mine = append(mine, elapsedSince(t0))
+		}
+		mu.Lock()
+		lat = append(lat, mine...)
+		mu.Unlock()
+	})
+	b.StopTimer()
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "calls/s")
+	if len(lat) > 0 {
+		sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
+		b.ReportMetric(float64(lat[len(lat)/2].Microseconds()), "p50-µs")
+		b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds()), "p99-µs")
+	}
 }

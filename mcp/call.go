@@ -12,57 +12,57 @@ import (
 // startCall checks a tools/call request and runs it on its own goroutine.
 // An unknown tool and a malformed request are protocol errors; everything
 // else ends as a tool result.
-func (c *conn) startCall(m *message, rev *revision) {
+func (ss *session) startCall(m *message, rev *revision) {
 	name, isStr := stringArg(m.params["name"])
 	if !isStr {
-		c.replyError(m.id, &rpcError{code: codeInvalidParams, message: "Invalid params: name must be a string"})
+		ss.replyError(m.id, &rpcError{code: codeInvalidParams, message: "Invalid params: name must be a string"})
 		return
 	}
-	spec := c.s.catalog.lookup(name)
+	spec := ss.srv.catalog.lookup(name)
 	if spec == nil {
 		msg := "Unknown tool"
 		if toolNameShaped(name) {
 			msg += ": " + name
 		}
-		c.replyError(m.id, &rpcError{code: codeInvalidParams, message: msg})
+		ss.replyError(m.id, &rpcError{code: codeInvalidParams, message: msg})
 		return
 	}
 	key, _ := idKey(m.id)
 	ctx, cancel := context.WithCancel(context.Background())
 	f := &inflight{key: key, cancel: cancel}
-	c.mu.Lock()
-	if c.closing {
-		c.mu.Unlock()
+	ss.mu.Lock()
+	if ss.closing {
+		ss.mu.Unlock()
 		cancel()
 		return
 	}
-	if _, dup := c.inflight[key]; dup {
-		c.mu.Unlock()
+	if _, dup := ss.inflight[key]; dup {
+		ss.mu.Unlock()
 		cancel()
-		c.replyError(m.id, &rpcError{code: codeInvalidRequest, message: "Invalid Request: this id is already used by a call in flight"})
+		ss.replyError(m.id, &rpcError{code: codeInvalidRequest, message: "Invalid Request: this id is already used by a call in flight"})
 		return
 	}
-	c.inflight[key] = f
-	c.calls.Add(1)
-	c.mu.Unlock()
+	ss.inflight[key] = f
+	ss.calls.Add(1)
+	ss.mu.Unlock()
 
 	args := m.params["arguments"]
 	go func() {
-		defer c.calls.Done()
+		defer ss.calls.Done()
 		defer cancel()
-		line, ok := c.s.runCall(ctx, spec, args, rev)
+		line, ok := ss.srv.runCall(ctx, ss.caller, spec, args, rev)
 		if ok {
-			c.mu.Lock()
+			ss.mu.Lock()
 			f.finished = true
-			c.mu.Unlock()
-			c.send(outMsg{call: f, head: idHead(m.id), tail: resultTail(line)})
+			ss.mu.Unlock()
+			ss.send(outMsg{call: f, id: m.id, head: idHead(m.id), tail: resultTail(line)})
 			return
 		}
-		c.mu.Lock()
-		if c.inflight[key] == f {
-			delete(c.inflight, key)
+		ss.mu.Lock()
+		if ss.inflight[key] == f {
+			delete(ss.inflight, key)
 		}
-		c.mu.Unlock()
+		ss.mu.Unlock()
 	}()
 }
 
@@ -79,15 +79,16 @@ func toolNameShaped(s string) bool {
 	return true
 }
 
-// runCall validates, rate-limits and runs one call and renders its result.
-// It reports false when the call was cancelled: a cancelled call has no
-// answer. Refused calls (REQ-OBS-007) are those the adapter refuses
-// (arguments, rate limit) and every denied or invalid_request error of a
-// service; each is logged as refused and counted per tool and reason.
-func (s *Server) runCall(ctx context.Context, spec *toolSpec, rawArgs rawValue, rev *revision) ([]byte, bool) {
+// runCall validates, rate-limits and runs one call of a caller and renders
+// its result. It reports false when the call was cancelled: a cancelled
+// call has no answer. Refused calls (REQ-OBS-007) are those the adapter
+// refuses (arguments, rate limit) and every denied or invalid_request error
+// of a service; each is logged as refused and counted per tool and reason.
+func (s *Server) runCall(ctx context.Context, caller string, spec *toolSpec, rawArgs rawValue, rev *revision) ([]byte, bool) {
 	start := s.now()
 	var (
-		payload any
+		body    []byte
+		outcome string
 		terr    *tool.Error
 		callCtx = context.Background() // the log context until the service sees the call
 		adapter bool                   // refused here: arguments or the rate limit
@@ -96,21 +97,26 @@ func (s *Server) runCall(ctx context.Context, spec *toolSpec, rawArgs rawValue, 
 		defer func() {
 			if recover() != nil {
 				s.log.LogAttrs(callCtx, slog.LevelError, eventPanic, slog.String("tool", spec.name))
-				payload, terr = nil, panicError(spec.name)
+				body, terr = nil, panicError(spec.name)
 			}
 		}()
-		payload, terr = s.validate(spec, rawArgs)
-		if terr != nil {
-			adapter = true
+		args, order, aerr := decodeArguments(rawArgs)
+		if aerr != nil {
+			terr, adapter = aerr, true
 			return
 		}
-		if ok, retryMs := s.limits[spec.name].admit(s.now()); !ok {
+		run, verr := spec.prepare(args, order)
+		if verr != nil {
+			terr, adapter = verr, true
+			return
+		}
+		if ok, retryMs := s.limiter(caller, spec).admit(s.now()); !ok {
 			terr, adapter = tool.RateLimited(retryMs), true
 			return
 		}
-		call := tool.Call{RequestID: s.requestID(start), Caller: callerStdio}
+		call := tool.Call{RequestID: s.requestID(start), Caller: caller}
 		callCtx = tool.WithCall(context.Background(), call)
-		payload, terr = s.invoke(tool.WithCall(ctx, call), spec.name, payload)
+		body, outcome, terr = run(tool.WithCall(ctx, call))
 	}()
 
 	latencyMs := s.now().Sub(start).Milliseconds()
@@ -119,7 +125,12 @@ func (s *Server) runCall(ctx context.Context, spec *toolSpec, rawArgs rawValue, 
 			slog.String("tool", spec.name), slog.String("outcome", outcomeCancelled), slog.Int64("latency_ms", latencyMs))
 		return nil, false
 	}
-	line, outcome := s.render(callCtx, spec.name, rev, payload, terr)
+	var line []byte
+	if terr != nil {
+		line, outcome = s.renderEnvelope(rev, errorPayload(terr), true), string(terr.Kind)
+	} else {
+		line = s.renderEnvelope(rev, body, false)
+	}
 	attrs := []slog.Attr{slog.String("tool", spec.name), slog.String("outcome", outcome)}
 	if terr != nil {
 		attrs = append(attrs, slog.String("reason", refusalReason(terr)))
@@ -157,95 +168,12 @@ func (s *Server) requestID(start time.Time) string {
 	return fmt.Sprintf("%012x-%06x", start.UnixMilli(), s.seq.Add(1))
 }
 
-// validate turns the arguments into the service's request.
-func (s *Server) validate(spec *toolSpec, raw rawValue) (any, *tool.Error) {
-	args, order, terr := decodeArguments(raw)
-	if terr != nil {
-		return nil, terr
-	}
-	switch spec.name {
-	case tool.ToolWebSearch:
-		req, terr := s.catalog.validateSearch(spec, s.set, args, order)
-		return req, terr
-	case tool.ToolWebFetch:
-		req, terr := validateFetch(spec, s.set, args, order)
-		return req, terr
-	default:
-		return nil, validateStatus(order)
-	}
-}
-
-// invoke calls the service. A service that answers neither a response nor
-// an error has failed.
-func (s *Server) invoke(ctx context.Context, toolName string, req any) (any, *tool.Error) {
-	switch toolName {
-	case tool.ToolWebSearch:
-		resp, terr := s.search.Search(ctx, req.(tool.SearchRequest))
-		if terr != nil {
-			return nil, terr
-		}
-		if resp == nil {
-			return nil, tool.AllFailed()
-		}
-		r := *resp
-		r.Notices = nonNil(r.Notices)
-		r.Results = nonNil(r.Results)
-		return &r, nil
-	case tool.ToolWebFetch:
-		resp, terr := s.fetch.Fetch(ctx, req.(tool.FetchRequest))
-		if terr != nil {
-			return nil, terr
-		}
-		if resp == nil {
-			return nil, tool.Network()
-		}
-		r := *resp
-		r.Notices = nonNil(r.Notices)
-		return &r, nil
-	default:
-		resp := s.search.Status(ctx)
-		if resp == nil {
-			return nil, tool.AllFailed()
-		}
-		r := *resp
-		r.Engines = nonNil(r.Engines)
-		r.Notices = nonNil(r.Notices)
-		return &r, nil
-	}
-}
-
 // nonNil makes an absent list an empty one: the schemas require arrays.
 func nonNil[T any](s []T) []T {
 	if s == nil {
 		return []T{}
 	}
 	return s
-}
-
-// render writes the result of a call: structuredContent and the same JSON
-// as text, or the text alone when the operator switched structured content
-// off or the revision has none. It also returns the outcome for the log.
-func (s *Server) render(ctx context.Context, toolName string, rev *revision, payload any, terr *tool.Error) (line []byte, outcome string) {
-	defer func() {
-		if recover() != nil {
-			s.log.LogAttrs(ctx, slog.LevelError, eventPanic, slog.String("tool", toolName))
-			terr = panicError(toolName)
-			line, outcome = s.renderEnvelope(rev, errorPayload(terr), true), string(terr.Kind)
-		}
-	}()
-	if terr != nil {
-		return s.renderEnvelope(rev, errorPayload(terr), true), string(terr.Kind)
-	}
-	body := mustJSON(payload)
-	switch p := payload.(type) {
-	case *tool.SearchResponse:
-		outcome = string(p.Outcome)
-	case *tool.FetchResponse:
-		outcome = string(p.Outcome)
-	case *tool.StatusResponse:
-		outcome = string(p.Outcome)
-	}
-	return s.renderEnvelope(rev, body, false), outcome
 }
 
 // renderEnvelope writes a CallToolResult in the order resultType, content,

@@ -1,7 +1,10 @@
-// Package mcp speaks the Model Context Protocol: JSON-RPC 2.0 framing, the
-// stateless 2026-07-28 revision and the handshake-based revisions, the tool
-// definitions and their schemas, argument validation, per-tool rate limits,
-// cancellation, shutdown and the JSON log lines.
+// Package mcp speaks the Model Context Protocol: the JSON-RPC 2.0 codec
+// (codec.go), the stateless 2026-07-28 revision and the handshake-based
+// revisions in sessions (session.go), the stdio transport (stdio.go) and
+// the Streamable HTTP transport with its gate (http.go, httpgate.go,
+// httpsession.go), the tool definitions with their handlers and schemas,
+// argument validation, rate limits per caller and tool, cancellation,
+// shutdown and the JSON log lines.
 //
 // It must never know an engine driver, never write anything to stdout but
 // whole protocol messages, and never let a call end without exactly one

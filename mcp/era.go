@@ -82,3 +82,15 @@ func versionShaped(s string) bool {
 	}
 	return true
 }
+
+// statelessVersions are the served revisions without a handshake: the
+// supportedVersions of a transport that serves no handshake revision.
+func statelessVersions() []string {
+	var vs []string
+	for _, r := range revisions {
+		if r.stateless {
+			vs = append(vs, r.version)
+		}
+	}
+	return vs
+}

@@ -158,8 +158,8 @@ func (l *logBuffer) lines(t *testing.T) []map[string]any {
 	return out
 }
 
-// session runs ServeStdio over pipes.
-type session struct {
+// stdioPeer runs ServeStdio over pipes.
+type stdioPeer struct {
 	t      *testing.T
 	in     *io.PipeWriter
 	lines  chan []byte
@@ -167,12 +167,12 @@ type session struct {
 	cancel context.CancelFunc
 }
 
-func startSession(t *testing.T, srv *Server) *session {
+func startSession(t *testing.T, srv *Server) *stdioPeer {
 	t.Helper()
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	ctx, cancel := context.WithCancel(context.Background())
-	s := &session{t: t, in: inW, lines: make(chan []byte, 1024), done: make(chan error, 1), cancel: cancel}
+	s := &stdioPeer{t: t, in: inW, lines: make(chan []byte, 1024), done: make(chan error, 1), cancel: cancel}
 	go func() {
 		err := srv.ServeStdio(ctx, inR, outW)
 		outW.Close()
@@ -197,14 +197,14 @@ func startSession(t *testing.T, srv *Server) *session {
 		inR.Close()
 		select {
 		case <-s.done:
-		case <-time.After(10 * time.Second):
+		case <-after(10 * time.Second):
 			t.Error("ServeStdio did not return")
 		}
 	})
 	return s
 }
 
-func (s *session) send(line string) {
+func (s *stdioPeer) send(line string) {
 	s.t.Helper()
 	if _, err := io.WriteString(s.in, line+"\n"); err != nil {
 		s.t.Fatalf("writing a line: %v", err)
@@ -212,7 +212,7 @@ func (s *session) send(line string) {
 }
 
 // recv returns the next answer line (without its newline).
-func (s *session) recv() []byte {
+func (s *stdioPeer) recv() []byte {
 	s.t.Helper()
 	select {
 	case l, ok := <-s.lines:
@@ -223,14 +223,14 @@ func (s *session) recv() []byte {
 			s.t.Fatalf("an answer line without newline: %q", l)
 		}
 		return bytes.TrimSuffix(l, []byte("\n"))
-	case <-time.After(10 * time.Second):
+	case <-after(10 * time.Second):
 		s.t.Fatal("no answer within 10 s")
 		return nil
 	}
 }
 
 // recvMsg returns the next answer decoded.
-func (s *session) recvMsg() map[string]any {
+func (s *stdioPeer) recvMsg() map[string]any {
 	s.t.Helper()
 	l := s.recv()
 	var m map[string]any
@@ -241,24 +241,24 @@ func (s *session) recvMsg() map[string]any {
 }
 
 // noAnswer checks that nothing arrives for d.
-func (s *session) noAnswer(d time.Duration) {
+func (s *stdioPeer) noAnswer(d time.Duration) {
 	s.t.Helper()
 	select {
 	case l := <-s.lines:
 		s.t.Fatalf("unexpected answer: %s", l)
-	case <-time.After(d):
+	case <-after(d):
 	}
 }
 
 // closeInput closes the input and returns how long ServeStdio took to end.
-func (s *session) closeInput() (time.Duration, error) {
-	start := time.Now()
+func (s *stdioPeer) closeInput() (time.Duration, error) {
+	start := wallClock()
 	s.in.Close()
 	select {
 	case err := <-s.done:
 		s.done <- err
-		return time.Since(start), err
-	case <-time.After(15 * time.Second):
+		return elapsedSince(start), err
+	case <-after(15 * time.Second):
 		s.t.Fatal("ServeStdio did not return after end of input")
 		return 0, nil
 	}
@@ -364,9 +364,9 @@ func newTestServer(t *testing.T, s Settings, search *fakeSearch, fetch *fakeFetc
 // waitFor polls cond for up to 10 s.
 func waitFor(t *testing.T, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := wallClock().Add(10 * time.Second)
 	for !cond() {
-		if time.Now().After(deadline) {
+		if wallClock().After(deadline) {
 			t.Fatal("condition not reached within 10 s")
 		}
 		time.Sleep(2 * time.Millisecond)

@@ -2,7 +2,6 @@ package mcp
 
 import (
 	"context"
-	"encoding/json"
 	"io"
 	"log/slog"
 	"math"
@@ -35,98 +34,44 @@ const (
 )
 
 // NewLogHandler returns the handler of rypsok's log lines: one JSON object
-// per line with timestamp (RFC 3339, UTC), level and event, plus request_id
-// and caller for every event emitted with a call's context.
+// per line with timestamp (RFC 3339 in UTC, milliseconds), level and event,
+// plus request_id and caller for every event emitted with a call's
+// context. It is the standard library's JSON handler with the book's field
+// names and value forms (durations in milliseconds, times in UTC), behind
+// a handler that adds the call's fields.
 func NewLogHandler(w io.Writer, level slog.Level) slog.Handler {
-	return &logHandler{out: &lockedWriter{w: w}, level: level}
+	base := slog.NewJSONHandler(w, &slog.HandlerOptions{Level: level, ReplaceAttr: bookAttr})
+	return &callHandler{base: base, plain: base}
 }
 
-type lockedWriter struct {
-	mu sync.Mutex
-	w  io.Writer
-}
-
-func (l *lockedWriter) write(b []byte) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	_, _ = l.w.Write(b)
-}
-
-// logHandler writes records as JSON lines. Attributes given by WithAttrs
-// are kept encoded; groups nest the attributes that follow them.
-type logHandler struct {
-	out    *lockedWriter
-	level  slog.Level
-	prefix []byte   // encoded members of WithAttrs, already inside the open groups
-	groups []string // open groups, outermost first
-	opened int      // how many of groups prefix has already opened
-}
-
-func (h *logHandler) Enabled(_ context.Context, l slog.Level) bool { return l >= h.level }
-
-func (h *logHandler) WithAttrs(as []slog.Attr) slog.Handler {
-	if len(as) == 0 {
-		return h
-	}
-	h2 := *h
-	p := append([]byte(nil), h.prefix...)
-	for ; h2.opened < len(h2.groups); h2.opened++ {
-		p = appendKey(p, h2.groups[h2.opened])
-		p = append(p, '{')
-	}
-	for _, a := range as {
-		p = appendAttr(p, a)
-	}
-	h2.prefix = p
-	return &h2
-}
-
-func (h *logHandler) WithGroup(name string) slog.Handler {
-	if name == "" {
-		return h
-	}
-	h2 := *h
-	h2.groups = append(append([]string(nil), h.groups...), name)
-	return &h2
-}
-
-func (h *logHandler) Handle(ctx context.Context, r slog.Record) error {
-	b := make([]byte, 0, 256)
-	b = append(b, `{"timestamp":`...)
-	t := r.Time
-	if t.IsZero() {
-		t = time.Now()
-	}
-	b = strconv.AppendQuote(b, t.UTC().Format(timestampLayoutMs))
-	b = append(b, `,"level":"`...)
-	b = append(b, levelName(r.Level)...)
-	b = append(b, `","event":`...)
-	b = appendString(b, r.Message)
-	if c, ok := tool.CallFrom(ctx); ok {
-		b = append(b, `,"request_id":`...)
-		b = appendString(b, c.RequestID)
-		b = append(b, `,"caller":`...)
-		b = appendString(b, c.Caller)
-	}
-	b = append(b, h.prefix...)
-	opened := h.opened
-	if r.NumAttrs() > 0 {
-		for ; opened < len(h.groups); opened++ {
-			b = appendKey(b, h.groups[opened])
-			b = append(b, '{')
+// bookAttr renames the built-in fields and writes values as the book
+// reads them.
+func bookAttr(groups []string, a slog.Attr) slog.Attr {
+	if len(groups) == 0 {
+		switch a.Key {
+		case slog.TimeKey:
+			if a.Value.Kind() == slog.KindTime {
+				return slog.String("timestamp", a.Value.Time().UTC().Format(timestampLayoutMs))
+			}
+		case slog.LevelKey:
+			if l, ok := a.Value.Any().(slog.Level); ok {
+				return slog.String("level", levelName(l))
+			}
+		case slog.MessageKey:
+			return slog.Attr{Key: "event", Value: a.Value}
 		}
-		r.Attrs(func(a slog.Attr) bool {
-			b = appendAttr(b, a)
-			return true
-		})
 	}
-	for i := 0; i < opened; i++ {
-		b = append(b, '}')
+	switch a.Value.Kind() {
+	case slog.KindDuration:
+		return slog.Int64(a.Key, a.Value.Duration().Milliseconds())
+	case slog.KindTime:
+		return slog.String(a.Key, a.Value.Time().UTC().Format(timestampLayoutMs))
+	case slog.KindFloat64:
+		if f := a.Value.Float64(); math.IsNaN(f) || math.IsInf(f, 0) {
+			return slog.String(a.Key, strconv.FormatFloat(f, 'g', -1, 64))
+		}
 	}
-	b = append(b, '}', '\n')
-	b = fixCommas(b)
-	h.out.write(b)
-	return nil
+	return a
 }
 
 func levelName(l slog.Level) string {
@@ -142,106 +87,64 @@ func levelName(l slog.Level) string {
 	}
 }
 
-// appendKey writes `,"key":`; a comma right after an opening brace is
-// removed by fixCommas at the end.
-func appendKey(b []byte, k string) []byte {
-	b = append(b, ',')
-	b = appendString(b, k)
-	return append(b, ':')
+// callHandler puts request_id and caller right after the event of a
+// record logged with a call's context, before the attributes of
+// WithAttrs: it keeps the WithAttrs and WithGroup calls made on it and
+// replays them on top of the call's fields for such a record.
+type callHandler struct {
+	base  slog.Handler // the JSON handler, without attributes or groups
+	ops   []logOp      // WithAttrs and WithGroup, in order
+	plain slog.Handler // base with ops applied: records without a call
 }
 
-func appendString(b []byte, s string) []byte {
-	return appendJSONString(b, []byte(s))
+// logOp is one WithGroup (group set) or WithAttrs (attrs set).
+type logOp struct {
+	group string
+	attrs []slog.Attr
 }
 
-func appendAttr(b []byte, a slog.Attr) []byte {
-	a.Value = a.Value.Resolve()
-	if a.Equal(slog.Attr{}) {
-		return b
-	}
-	if a.Value.Kind() == slog.KindGroup {
-		as := a.Value.Group()
-		if len(as) == 0 {
-			return b
-		}
-		if a.Key == "" {
-			for _, x := range as {
-				b = appendAttr(b, x)
-			}
-			return b
-		}
-		b = appendKey(b, a.Key)
-		b = append(b, '{')
-		for _, x := range as {
-			b = appendAttr(b, x)
-		}
-		return append(b, '}')
-	}
-	b = appendKey(b, a.Key)
-	return appendValue(b, a.Value)
+func (h *callHandler) Enabled(ctx context.Context, l slog.Level) bool {
+	return h.base.Enabled(ctx, l)
 }
 
-func appendValue(b []byte, v slog.Value) []byte {
-	switch v.Kind() {
-	case slog.KindString:
-		return appendString(b, v.String())
-	case slog.KindInt64:
-		return strconv.AppendInt(b, v.Int64(), 10)
-	case slog.KindUint64:
-		return strconv.AppendUint(b, v.Uint64(), 10)
-	case slog.KindFloat64:
-		f := v.Float64()
-		if math.IsNaN(f) || math.IsInf(f, 0) {
-			return appendString(b, strconv.FormatFloat(f, 'g', -1, 64))
-		}
-		return strconv.AppendFloat(b, f, 'g', -1, 64)
-	case slog.KindBool:
-		return strconv.AppendBool(b, v.Bool())
-	case slog.KindDuration:
-		return strconv.AppendInt(b, v.Duration().Milliseconds(), 10)
-	case slog.KindTime:
-		return strconv.AppendQuote(b, v.Time().UTC().Format(timestampLayoutMs))
-	default:
-		x := v.Any()
-		if err, ok := x.(error); ok {
-			return appendString(b, err.Error())
-		}
-		enc, err := json.Marshal(x)
-		if err != nil {
-			return appendString(b, "!unencodable")
-		}
-		return append(b, enc...)
-	}
+func (h *callHandler) with(op logOp, plain slog.Handler) *callHandler {
+	ops := make([]logOp, len(h.ops), len(h.ops)+1)
+	copy(ops, h.ops)
+	return &callHandler{base: h.base, ops: append(ops, op), plain: plain}
 }
 
-// fixCommas removes the comma that appendKey writes right after an opening
-// brace, outside strings.
-func fixCommas(b []byte) []byte {
-	out := b[:0]
-	inString, escaped := false, false
-	for i := 0; i < len(b); i++ {
-		c := b[i]
-		if inString {
-			switch {
-			case escaped:
-				escaped = false
-			case c == '\\':
-				escaped = true
-			case c == '"':
-				inString = false
-			}
-			out = append(out, c)
-			continue
-		}
-		if c == '"' {
-			inString = true
-		}
-		if c == ',' && len(out) > 0 && out[len(out)-1] == '{' {
-			continue
-		}
-		out = append(out, c)
+func (h *callHandler) WithAttrs(as []slog.Attr) slog.Handler {
+	if len(as) == 0 {
+		return h
 	}
-	return out
+	as = append([]slog.Attr(nil), as...)
+	return h.with(logOp{attrs: as}, h.plain.WithAttrs(as))
+}
+
+func (h *callHandler) WithGroup(name string) slog.Handler {
+	if name == "" {
+		return h
+	}
+	return h.with(logOp{group: name}, h.plain.WithGroup(name))
+}
+
+func (h *callHandler) Handle(ctx context.Context, r slog.Record) error {
+	if r.Time.IsZero() {
+		r.Time = wallClock()
+	}
+	c, ok := tool.CallFrom(ctx)
+	if !ok {
+		return h.plain.Handle(ctx, r)
+	}
+	inner := h.base.WithAttrs([]slog.Attr{slog.String("request_id", c.RequestID), slog.String("caller", c.Caller)})
+	for _, op := range h.ops {
+		if op.group != "" {
+			inner = inner.WithGroup(op.group)
+		} else {
+			inner = inner.WithAttrs(op.attrs)
+		}
+	}
+	return inner.Handle(ctx, r)
 }
 
 // refusalCounters counts refused calls per tool and reason (REQ-OBS-007)

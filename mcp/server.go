@@ -1,12 +1,7 @@
 package mcp
 
 import (
-	"bufio"
-	"bytes"
 	"context"
-	"errors"
-	"fmt"
-	"io"
 	"log/slog"
 	"sync"
 	"sync/atomic"
@@ -50,11 +45,15 @@ type Settings struct {
 
 const (
 	defaultShutdown = 3 * time.Second
-	callerStdio     = "local"
+	// callerLocal is the caller of every call on stdio and on a loopback
+	// listener without callers.
+	callerLocal = "local"
 )
 
-// Server serves the three tools. One Server may serve several streams; its
-// rate limits and counters are the process's.
+// Server serves the three tools. One Server may serve several sessions on
+// several transports at once; what is here is the process's: the tool
+// catalog, the rate limits per caller and tool, and the refusal counters
+// with their minute ticker.
 type Server struct {
 	set     Settings
 	search  Searcher
@@ -62,20 +61,35 @@ type Server struct {
 	log     *slog.Logger
 	now     func() time.Time
 	catalog *catalog
-	limits  map[string]*windowLimiter
 	seq     atomic.Uint64
 	refused refusalCounters
+
+	limitsMu sync.Mutex
+	limits   map[limitKey]*windowLimiter
+
+	// The counters ticker runs while at least one transport serves.
+	servingMu   sync.Mutex
+	serving     int
+	tickerStop  chan struct{}
+	tickerEnded chan struct{}
 }
 
-// New returns a server. now is the clock of the rate limits. A nil search
-// or fetch service leaves its tools out of the list; a nil logger discards,
-// a nil clock is time.Now.
+// limitKey names one rate limiter: a caller's limit of one tool
+// (REQ-MCP-010, REQ-SEC-019).
+type limitKey struct {
+	caller string
+	tool   string
+}
+
+// New returns a server. now is the clock of the rate limits and of the
+// request ids. A nil search or fetch service leaves its tools out of the
+// list; a nil logger discards, a nil clock is the wall clock.
 func New(s Settings, search Searcher, fetch Fetcher, log *slog.Logger, now func() time.Time) *Server {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
 	if now == nil {
-		now = time.Now
+		now = wallClock
 	}
 	if s.Shutdown <= 0 {
 		s.Shutdown = defaultShutdown
@@ -85,20 +99,15 @@ func New(s Settings, search Searcher, fetch Fetcher, log *slog.Logger, now func(
 	if search != nil {
 		served = search.Categories()
 	}
-	srv := &Server{
+	return &Server{
 		set:     s,
 		search:  search,
 		fetch:   fetch,
 		log:     log,
 		now:     now,
-		catalog: newCatalog(s, served, search != nil, fetch != nil),
-		limits: map[string]*windowLimiter{
-			tool.ToolWebSearch:    newWindowLimiter(orDefault(s.SearchPerMinute, defaultSearchPerMinute)),
-			tool.ToolWebFetch:     newWindowLimiter(orDefault(s.FetchPerMinute, defaultFetchPerMinute)),
-			tool.ToolEngineStatus: newWindowLimiter(orDefault(s.StatusPerMinute, defaultStatusPerMinute)),
-		},
+		catalog: newCatalog(s, served, search, fetch),
+		limits:  make(map[limitKey]*windowLimiter),
 	}
-	return srv
 }
 
 func orDefault(v, def int) int {
@@ -108,50 +117,63 @@ func orDefault(v, def int) int {
 	return v
 }
 
-// ServeStdio reads requests from in and writes answers to out until in ends
-// or ctx is cancelled (SIGTERM), then aborts the calls in flight and returns
-// within the shutdown time.
-//
-// At the end of in, the calls in flight may finish and answer until shortly
-// before Settings.Shutdown; the rest are cancelled and get no answer. When
-// ctx is cancelled every call is cancelled at once. Both return nil; an
-// error is returned when reading in fails or writing out fails.
-func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) error {
-	c := newConn(s, out)
+// limiter returns the rate limiter of a caller's calls of one tool,
+// creating it at the caller's first call of the tool. Callers are the
+// configured ones (or local), so the map stays small.
+func (s *Server) limiter(caller string, spec *toolSpec) *windowLimiter {
+	k := limitKey{caller: caller, tool: spec.name}
+	s.limitsMu.Lock()
+	defer s.limitsMu.Unlock()
+	l := s.limits[k]
+	if l == nil {
+		l = newWindowLimiter(spec.limit)
+		s.limits[k] = l
+	}
+	return l
+}
 
-	readDone := make(chan error, 1)
-	go func() { readDone <- c.readLoop(in) }()
+// startServing is called by a transport when it starts; the returned
+// function when it ends. The counters event is written once a minute while
+// any transport serves, and once more when the last one ends.
+func (s *Server) startServing() (end func()) {
+	s.servingMu.Lock()
+	s.serving++
+	if s.serving == 1 {
+		s.tickerStop = make(chan struct{})
+		s.tickerEnded = make(chan struct{})
+		go s.countersLoop(s.tickerStop, s.tickerEnded)
+	}
+	s.servingMu.Unlock()
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			s.servingMu.Lock()
+			s.serving--
+			last := s.serving == 0
+			var stop, ended chan struct{}
+			if last {
+				stop, ended = s.tickerStop, s.tickerEnded
+			}
+			s.servingMu.Unlock()
+			if last {
+				close(stop)
+				<-ended
+				s.refused.flush(context.Background(), s.log)
+			}
+		})
+	}
+}
 
-	ticker := time.NewTicker(counterInterval)
-	defer ticker.Stop()
-	defer s.refused.flush(context.Background(), s.log)
-
+func (s *Server) countersLoop(stop <-chan struct{}, ended chan<- struct{}) {
+	defer close(ended)
+	t := newTicker(counterInterval)
+	defer t.stop()
 	for {
 		select {
-		case <-ticker.C:
+		case <-t.C():
 			s.refused.flush(context.Background(), s.log)
-		case <-ctx.Done():
-			start := time.Now()
-			c.stopAccepting()
-			c.cancelAll()
-			c.stopWriter(start.Add(s.set.Shutdown - shutdownMargin(s.set.Shutdown)/2))
-			return c.writeErr()
-		case err := <-readDone:
-			start := time.Now()
-			margin := shutdownMargin(s.set.Shutdown)
-			c.stopAccepting()
-			c.waitCalls(ctx, start.Add(s.set.Shutdown-margin))
-			c.cancelAll()
-			c.stopWriter(start.Add(s.set.Shutdown - margin/2))
-			if err != nil && !errors.Is(err, io.EOF) {
-				return fmt.Errorf("mcp: reading the input: %w", err)
-			}
-			return c.writeErr()
-		case <-c.writeFailed:
-			c.stopAccepting()
-			c.cancelAll()
-			c.stopWriter(time.Now())
-			return c.writeErr()
+		case <-stop:
+			return
 		}
 	}
 }
@@ -171,372 +193,4 @@ func shutdownMargin(d time.Duration) time.Duration {
 		m = d / 2
 	}
 	return m
-}
-
-// outMsg is one encoded answer: head and tail written one after the other
-// make one line. An answer of a call is dropped when the call was
-// cancelled before it could be written.
-type outMsg struct {
-	call *inflight
-	head []byte
-	tail []byte
-}
-
-// reply answers id with a result; tail comes from resultTail.
-func (c *conn) reply(id, tail []byte) {
-	c.send(outMsg{head: idHead(id), tail: tail})
-}
-
-// replyError answers id (nil: null) with a protocol error.
-func (c *conn) replyError(id []byte, e *rpcError) {
-	c.send(outMsg{head: idHead(id), tail: errorTail(e)})
-}
-
-// inflight is a tools/call that has not been answered yet.
-type inflight struct {
-	key       string
-	cancel    context.CancelFunc
-	cancelled bool // guarded by conn.mu: no answer may be written
-	finished  bool // guarded by conn.mu: the answer is being written
-}
-
-// conn is one stream: its writer, its calls in flight, and the revision an
-// initialize chose for the handshake-based revisions.
-type conn struct {
-	s *Server
-
-	// The writer: one whole line per answer, written and flushed by the
-	// goroutine that produced it while it holds wlock (a channel of one, so
-	// that shutdown can wait for it with a deadline). Writing in place of
-	// handing the answer to a writer goroutine spares a wake-up per answer.
-	wlock       chan struct{}
-	w           *bufio.Writer
-	wstopped    bool          // guarded by wlock: later answers are dropped
-	writeFailed chan struct{} // closed when a write failed
-	failOnce    sync.Once
-	werr        error
-
-	mu       sync.Mutex
-	closing  bool
-	inflight map[string]*inflight
-	calls    sync.WaitGroup
-
-	negotiated atomic.Pointer[revision] // set by initialize
-}
-
-func newConn(s *Server, out io.Writer) *conn {
-	return &conn{
-		s:           s,
-		wlock:       make(chan struct{}, 1),
-		w:           bufio.NewWriterSize(out, 64<<10),
-		writeFailed: make(chan struct{}),
-		inflight:    make(map[string]*inflight),
-	}
-}
-
-func (c *conn) writeErr() error {
-	select {
-	case <-c.writeFailed:
-		return c.werr
-	default:
-		return nil
-	}
-}
-
-// send writes one answer as a whole line, unless the writer was stopped or
-// has failed, or the answer belongs to a call that was cancelled.
-func (c *conn) send(m outMsg) {
-	c.wlock <- struct{}{}
-	defer func() { <-c.wlock }()
-	if c.wstopped {
-		return
-	}
-	if m.call != nil {
-		c.mu.Lock()
-		dropped := m.call.cancelled
-		if c.inflight[m.call.key] == m.call {
-			delete(c.inflight, m.call.key)
-		}
-		c.mu.Unlock()
-		if dropped {
-			return
-		}
-	}
-	c.w.Write(m.head)
-	c.w.Write(m.tail)
-	if err := c.w.Flush(); err != nil {
-		c.wstopped = true
-		c.failOnce.Do(func() {
-			c.werr = fmt.Errorf("mcp: writing the output: %w", err)
-			close(c.writeFailed)
-		})
-	}
-}
-
-// stopWriter waits for an answer being written, until deadline at most,
-// and drops every later one.
-func (c *conn) stopWriter(deadline time.Time) {
-	t := time.NewTimer(time.Until(deadline))
-	defer t.Stop()
-	select {
-	case c.wlock <- struct{}{}:
-		c.wstopped = true
-		<-c.wlock
-	case <-t.C:
-	}
-}
-
-func (c *conn) stopAccepting() {
-	c.mu.Lock()
-	c.closing = true
-	c.mu.Unlock()
-}
-
-// cancelAll cancels every call still running; none of them will be
-// answered. A call whose answer is already queued keeps it.
-func (c *conn) cancelAll() {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	for _, f := range c.inflight {
-		if !f.finished {
-			f.cancelled = true
-			f.cancel()
-		}
-	}
-}
-
-// waitCalls waits until every call has ended, deadline passed or ctx is
-// cancelled.
-func (c *conn) waitCalls(ctx context.Context, deadline time.Time) {
-	done := make(chan struct{})
-	go func() {
-		c.calls.Wait()
-		close(done)
-	}()
-	t := time.NewTimer(time.Until(deadline))
-	defer t.Stop()
-	select {
-	case <-done:
-	case <-t.C:
-	case <-ctx.Done():
-	}
-}
-
-// readLoop reads and handles lines until the input ends.
-func (c *conn) readLoop(in io.Reader) error {
-	lr := newLineReader(in, maxLineBytes)
-	for {
-		line, err := lr.next()
-		if err == errLineTooLong {
-			c.s.log.Warn(eventLineTooLong, "limit_bytes", maxLineBytes)
-			continue
-		}
-		if err != nil {
-			return err
-		}
-		c.mu.Lock()
-		closing := c.closing
-		c.mu.Unlock()
-		if closing {
-			return nil
-		}
-		c.handleLine(line)
-	}
-}
-
-// handleLine answers one line. Everything but tools/call is answered here,
-// in the order read; a tools/call runs on its own goroutine.
-func (c *conn) handleLine(line []byte) {
-	if len(bytes.TrimSpace(line)) == 0 {
-		return
-	}
-	m, id, rerr := decodeMessage(line)
-	if rerr != nil {
-		c.s.log.Debug(eventProtocolErr, "code", rerr.code)
-		c.replyError(id, rerr)
-		return
-	}
-	if m == nil {
-		return
-	}
-	switch m.kind {
-	case kindResponse:
-		return
-	case kindNotification:
-		c.handleNotification(m)
-		return
-	}
-	defer func() {
-		if recover() != nil {
-			c.s.log.Error(eventPanic, "method", safeMethod(m.method))
-			c.replyError(m.id, &rpcError{code: codeInternalError, message: "Internal error"})
-		}
-	}()
-	c.handleRequest(m)
-}
-
-func (c *conn) handleNotification(m *message) {
-	switch m.method {
-	case "notifications/cancelled":
-		raw, ok := m.params["requestId"]
-		if !ok {
-			return
-		}
-		key, ok := idKey(raw)
-		if !ok {
-			return
-		}
-		c.mu.Lock()
-		if f := c.inflight[key]; f != nil {
-			f.cancelled = true
-			f.cancel()
-		}
-		c.mu.Unlock()
-	case "notifications/initialized":
-		// The handshake is complete once initialize was answered; the
-		// notification changes nothing.
-	}
-}
-
-// safeMethod keeps a method name for a log line only when it is one of ours.
-func safeMethod(m string) string {
-	switch m {
-	case "initialize", "ping", "server/discover", "tools/list", "tools/call":
-		return m
-	}
-	return "other"
-}
-
-// handleRequest chooses the revision of the request and serves it.
-func (c *conn) handleRequest(m *message) {
-	if m.method == "initialize" {
-		c.initialize(m)
-		return
-	}
-	if meta, ok := metaOf(m); ok {
-		if _, modern := meta[metaProtocolVersion]; modern {
-			rev, rerr := modernRevision(meta)
-			if rerr != nil {
-				c.replyError(m.id, rerr)
-				return
-			}
-			c.serve(m, rev)
-			return
-		}
-	}
-	switch m.method {
-	case "server/discover":
-		// The discovery of the stateless revision needs its metadata.
-		c.replyError(m.id, unsupportedVersion(""))
-	case "ping":
-		c.reply(m.id, resultTail([]byte("{}")))
-	case "tools/list", "tools/call":
-		rev := c.negotiated.Load()
-		if rev == nil {
-			c.replyError(m.id, &rpcError{code: codeInvalidRequest,
-				message: "Invalid Request: not initialized; send initialize first, or give _meta " + metaProtocolVersion})
-			return
-		}
-		c.serve(m, rev)
-	default:
-		c.replyError(m.id, methodNotFound())
-	}
-}
-
-func methodNotFound() *rpcError {
-	return &rpcError{code: codeMethodNotFound, message: "Method not found"}
-}
-
-func metaOf(m *message) (map[string]rawValue, bool) {
-	raw, ok := m.params["_meta"]
-	if !ok || firstByte(raw) != '{' {
-		return nil, false
-	}
-	return members(raw) // raw is part of a message already validated
-}
-
-// modernRevision checks the per-request metadata of the stateless
-// revision: a served version (else -32022) and a capabilities object (else
-// -32602, as the revision says of a missing required field).
-func modernRevision(meta map[string]rawValue) (*revision, *rpcError) {
-	v, isStr := stringArg(meta[metaProtocolVersion])
-	rev := revisionOf(v)
-	if !isStr || rev == nil || !rev.stateless {
-		return nil, unsupportedVersion(v)
-	}
-	if caps, ok := meta[metaClientCapabilities]; !ok || firstByte(caps) != '{' {
-		// A request without a required per-request field is malformed
-		// (2026-07-28, basic: -32602), not of an unsupported version.
-		return nil, &rpcError{code: codeInvalidParams,
-			message: "Invalid params: _meta must carry " + metaClientCapabilities + " (an object)"}
-	}
-	return rev, nil
-}
-
-// unsupportedVersion is the error -32022; requested is echoed only when it
-// looks like a version, and is empty otherwise.
-func unsupportedVersion(requested string) *rpcError {
-	if !versionShaped(requested) {
-		requested = ""
-	}
-	return &rpcError{
-		code:    codeUnsupportedVersion,
-		message: "Unsupported protocol version",
-		data: jsonObj{
-			{"supported", supportedVersions()},
-			{"requested", requested},
-		},
-	}
-}
-
-// initialize answers the handshake of the earlier revisions: the client's
-// revision when it is served, else 2025-11-25.
-func (c *conn) initialize(m *message) {
-	v, isStr := stringArg(m.params["protocolVersion"])
-	if !isStr {
-		c.replyError(m.id, &rpcError{code: codeInvalidParams,
-			message: "Invalid params: protocolVersion must be a string"})
-		return
-	}
-	rev := revisionOf(v)
-	if rev == nil || rev.stateless {
-		rev = revisionOf(versionDefault)
-	}
-	c.negotiated.Store(rev)
-	c.reply(m.id, c.s.catalog.forRevision(rev).initializeTail)
-}
-
-// serve answers a request of a known revision.
-func (c *conn) serve(m *message, rev *revision) {
-	switch m.method {
-	case "server/discover":
-		if !rev.stateless {
-			c.replyError(m.id, methodNotFound())
-			return
-		}
-		c.reply(m.id, c.s.catalog.discoverTail)
-	case "ping":
-		if !rev.ping {
-			c.replyError(m.id, methodNotFound())
-			return
-		}
-		c.reply(m.id, resultTail(pingResult(rev)))
-	case "tools/list":
-		if raw, ok := m.params["cursor"]; ok && string(raw) != "null" {
-			c.replyError(m.id, &rpcError{code: codeInvalidParams, message: "Invalid cursor"})
-			return
-		}
-		c.reply(m.id, c.s.catalog.forRevision(rev).toolsListTail)
-	case "tools/call":
-		c.startCall(m, rev)
-	default:
-		c.replyError(m.id, methodNotFound())
-	}
-}
-
-func pingResult(rev *revision) []byte {
-	if rev.resultType {
-		return []byte(`{"resultType":"complete"}`)
-	}
-	return []byte("{}")
 }

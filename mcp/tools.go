@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"context"
 	"strconv"
 	"sync"
 	"unicode/utf8"
@@ -108,12 +109,22 @@ type toolSpec struct {
 	output      jsonObj
 	openWorld   bool
 	params      []string // the properties of the input schema, in order
+
+	// limit is the tool's calls per minute per caller (LIM-C6 to LIM-C8).
+	limit int
+	// prepare validates the decoded arguments (REQ-MCP-004) into a call of
+	// the tool's service, not yet started; the handler of the tool.
+	prepare func(args map[string]rawValue, order []string) (toolRun, *tool.Error)
 }
+
+// toolRun runs one validated call: the encoded response and its outcome,
+// or the error of the service.
+type toolRun func(ctx context.Context) (body []byte, outcome string, terr *tool.Error)
 
 // catalog is the tool surface of one configuration: computed once, so that
 // the same Settings always give the same bytes.
 type catalog struct {
-	tools []toolSpec
+	tools []*toolSpec
 
 	categories      []tool.Category // served, in schema order
 	defaultCategory tool.Category
@@ -125,6 +136,9 @@ type catalog struct {
 	settings     Settings
 	encoded      []encodedRevision // indexed like revisions
 	discoverTail []byte
+	// discoverStatelessTail is the discovery of a transport that serves
+	// no handshake revision.
+	discoverStatelessTail []byte
 }
 
 // encodedRevision holds the answers of one revision, encoded once.
@@ -164,17 +178,19 @@ func (c *catalog) toolsListOf(version string) []byte {
 }
 
 func (c *catalog) lookup(name string) *toolSpec {
-	for i := range c.tools {
-		if c.tools[i].name == name {
-			return &c.tools[i]
+	for _, t := range c.tools {
+		if t.name == name {
+			return t
 		}
 	}
 	return nil
 }
 
-// newCatalog builds the tool surface. served is what the search service
-// answers to Categories; a nil service leaves its tools out.
-func newCatalog(s Settings, served []tool.Category, hasSearch, hasFetch bool) *catalog {
+// newCatalog builds the tool surface, each tool with its handler. served
+// is what the search service answers to Categories; a nil service leaves
+// its tools out.
+func newCatalog(s Settings, served []tool.Category, search Searcher, fetch Fetcher) *catalog {
+	hasSearch, hasFetch := search != nil, fetch != nil
 	c := &catalog{languages: append([]string(nil), s.Languages...)}
 	c.languageParam = len(c.languages) >= 2
 	for _, known := range tool.Categories() {
@@ -191,13 +207,13 @@ func newCatalog(s Settings, served []tool.Category, hasSearch, hasFetch bool) *c
 	}
 
 	if hasSearch {
-		c.tools = append(c.tools, c.webSearch(s))
+		c.tools = append(c.tools, c.webSearch(s, search))
 	}
 	if hasFetch {
-		c.tools = append(c.tools, webFetch(s))
+		c.tools = append(c.tools, webFetch(s, fetch))
 	}
 	if hasSearch && s.StatusEnabled {
-		c.tools = append(c.tools, engineStatus())
+		c.tools = append(c.tools, engineStatus(s, search))
 	}
 
 	c.settings = s
@@ -205,6 +221,15 @@ func newCatalog(s Settings, served []tool.Category, hasSearch, hasFetch bool) *c
 	c.discoverTail = resultTail(mustJSON(jsonObj{
 		{"resultType", "complete"},
 		{"supportedVersions", supportedVersions()},
+		{"capabilities", jsonObj{{"tools", jsonObj{}}}},
+		{"_meta", jsonObj{{metaServerInfo, serverInfo(s.Version)}}},
+		{"instructions", instructions},
+		{"ttlMs", cacheTTLMs},
+		{"cacheScope", cacheScopePublic},
+	}))
+	c.discoverStatelessTail = resultTail(mustJSON(jsonObj{
+		{"resultType", "complete"},
+		{"supportedVersions", statelessVersions()},
 		{"capabilities", jsonObj{{"tools", jsonObj{}}}},
 		{"_meta", jsonObj{{metaServerInfo, serverInfo(s.Version)}}},
 		{"instructions", instructions},
@@ -241,8 +266,8 @@ func mustJSON(v any) []byte {
 // listResult is the tools/list result of one revision.
 func (c *catalog) listResult(r *revision, structured bool, version string) jsonObj {
 	defs := make([]jsonObj, len(c.tools))
-	for i := range c.tools {
-		defs[i] = c.tools[i].definition(r, structured)
+	for i, t := range c.tools {
+		defs[i] = t.definition(r, structured)
 	}
 	var o jsonObj
 	if r.resultType {
@@ -289,8 +314,7 @@ func (t *toolSpec) definition(r *revision, structured bool) jsonObj {
 // and compact input schemas of all tools, plus the server instructions.
 func (c *catalog) budget() int {
 	n := utf8.RuneCountInString(instructions)
-	for i := range c.tools {
-		t := &c.tools[i]
+	for _, t := range c.tools {
 		n += utf8.RuneCountInString(t.name) + utf8.RuneCountInString(t.description)
 		n += utf8.RuneCount(mustJSON(t.input))
 	}
@@ -305,7 +329,7 @@ func inputSchema(props jsonObj, required []string) jsonObj {
 	return append(o, member{"additionalProperties", false})
 }
 
-func (c *catalog) webSearch(s Settings) toolSpec {
+func (c *catalog) webSearch(s Settings, search Searcher) *toolSpec {
 	props := jsonObj{
 		{"query", jsonObj{{"type", "string"}, {"minLength", 1}, {"maxLength", s.QueryMaxChars}}},
 	}
@@ -320,7 +344,7 @@ func (c *catalog) webSearch(s Settings) toolSpec {
 			{"type", "string"}, {"enum", c.languages}, {"default", c.languages[0]}}})
 	}
 	props = append(props, member{"time_range", jsonObj{{"type", "string"}, {"enum", strs(tool.TimeRanges())}}})
-	return toolSpec{
+	t := &toolSpec{
 		name:        tool.ToolWebSearch,
 		title:       "Web search",
 		description: descWebSearch,
@@ -328,16 +352,37 @@ func (c *catalog) webSearch(s Settings) toolSpec {
 		output:      outputSchema(searchOutput()),
 		openWorld:   true,
 		params:      keys(props),
+		limit:       orDefault(s.SearchPerMinute, defaultSearchPerMinute),
 	}
+	t.prepare = func(args map[string]rawValue, order []string) (toolRun, *tool.Error) {
+		req, terr := c.validateSearch(t, s, args, order)
+		if terr != nil {
+			return nil, terr
+		}
+		return func(ctx context.Context) ([]byte, string, *tool.Error) {
+			resp, terr := search.Search(ctx, req)
+			if terr != nil {
+				return nil, "", terr
+			}
+			if resp == nil {
+				return nil, "", tool.AllFailed()
+			}
+			r := *resp
+			r.Notices = nonNil(r.Notices)
+			r.Results = nonNil(r.Results)
+			return mustJSON(&r), string(r.Outcome), nil
+		}, nil
+	}
+	return t
 }
 
-func webFetch(s Settings) toolSpec {
+func webFetch(s Settings, fetch Fetcher) *toolSpec {
 	props := jsonObj{
 		{"url", jsonObj{{"type", "string"}, {"maxLength", tool.MaxURLChars}}},
 		{"max_chars", jsonObj{{"type", "integer"}, {"minimum", minMaxChars}, {"maximum", s.MaxCharsCeiling}, {"default", s.MaxChars}}},
 		{"start_char", jsonObj{{"type", "integer"}, {"minimum", 0}, {"default", 0}}},
 	}
-	return toolSpec{
+	t := &toolSpec{
 		name:        tool.ToolWebFetch,
 		title:       "Web fetch",
 		description: descWebFetch,
@@ -345,18 +390,55 @@ func webFetch(s Settings) toolSpec {
 		output:      outputSchema(fetchOutput()),
 		openWorld:   true,
 		params:      keys(props),
+		limit:       orDefault(s.FetchPerMinute, defaultFetchPerMinute),
 	}
+	t.prepare = func(args map[string]rawValue, order []string) (toolRun, *tool.Error) {
+		req, terr := validateFetch(t, s, args, order)
+		if terr != nil {
+			return nil, terr
+		}
+		return func(ctx context.Context) ([]byte, string, *tool.Error) {
+			resp, terr := fetch.Fetch(ctx, req)
+			if terr != nil {
+				return nil, "", terr
+			}
+			if resp == nil {
+				return nil, "", tool.Network()
+			}
+			r := *resp
+			r.Notices = nonNil(r.Notices)
+			return mustJSON(&r), string(r.Outcome), nil
+		}, nil
+	}
+	return t
 }
 
-func engineStatus() toolSpec {
-	return toolSpec{
+func engineStatus(s Settings, search Searcher) *toolSpec {
+	t := &toolSpec{
 		name:        tool.ToolEngineStatus,
 		title:       "Engine status",
 		description: descEngineStatus,
 		input:       inputSchema(jsonObj{}, nil),
 		output:      outputSchema(statusOutput()),
 		openWorld:   false,
+		limit:       orDefault(s.StatusPerMinute, defaultStatusPerMinute),
 	}
+	t.prepare = func(_ map[string]rawValue, order []string) (toolRun, *tool.Error) {
+		if terr := validateStatus(order); terr != nil {
+			return nil, terr
+		}
+		return func(ctx context.Context) ([]byte, string, *tool.Error) {
+			resp := search.Status(ctx)
+			if resp == nil {
+				return nil, "", tool.AllFailed()
+			}
+			r := *resp
+			r.Engines = nonNil(r.Engines)
+			r.Notices = nonNil(r.Notices)
+			return mustJSON(&r), string(r.Outcome), nil
+		}, nil
+	}
+	return t
 }
 
 func keys(o jsonObj) []string {

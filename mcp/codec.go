@@ -1,18 +1,15 @@
 package mcp
 
+// The transport-neutral JSON-RPC 2.0 codec: decoding one message, the split
+// of an object into its members, and the encoders of answers. A transport
+// hands it the bytes of one message and writes what it returns.
+
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
-	"errors"
-	"io"
 	"strconv"
 	"unicode/utf8"
 )
-
-// maxLineBytes is LIM-O3: the largest line of the stdio transport, newline
-// included. A longer line is dropped without an answer and reading goes on.
-const maxLineBytes = 16 << 20
 
 // JSON-RPC and MCP error codes.
 const (
@@ -23,73 +20,6 @@ const (
 	codeInternalError      = -32603
 	codeUnsupportedVersion = -32022
 )
-
-// errLineTooLong reports a line above the limit; it has been discarded.
-var errLineTooLong = errors.New("mcp: line above the limit, discarded")
-
-// lineReader splits a byte stream into lines without ever holding more than
-// limitBytes of one line: the rest of a longer line is read and discarded.
-type lineReader struct {
-	r          *bufio.Reader
-	buf        []byte
-	limitBytes int
-}
-
-func newLineReader(r io.Reader, limitBytes int) *lineReader {
-	return &lineReader{r: bufio.NewReaderSize(r, 64<<10), limitBytes: limitBytes}
-}
-
-// next returns the next line without its newline and without a trailing
-// carriage return. The slice is valid until the next call. It returns
-// errLineTooLong for a line it dropped, and io.EOF (or the read error) at
-// the end; a last line without a newline is returned before io.EOF.
-func (lr *lineReader) next() ([]byte, error) {
-	const keepBytes = 1 << 20
-	if cap(lr.buf) > keepBytes {
-		lr.buf = nil
-	}
-	lr.buf = lr.buf[:0]
-	dropping := false
-	for {
-		chunk, err := lr.r.ReadSlice('\n')
-		if !dropping {
-			// The newline counts towards the limit; a line that ends at
-			// end of input is counted as if it had one.
-			total := len(lr.buf) + len(chunk)
-			if err != nil && err != bufio.ErrBufferFull {
-				total++
-			}
-			if total > lr.limitBytes {
-				dropping = true
-				lr.buf = lr.buf[:0]
-			} else {
-				lr.buf = append(lr.buf, chunk...)
-			}
-		}
-		switch {
-		case err == nil:
-			if dropping {
-				return nil, errLineTooLong
-			}
-			return trimEOL(lr.buf), nil
-		case err == bufio.ErrBufferFull:
-			continue
-		default:
-			if dropping {
-				return nil, errLineTooLong
-			}
-			if len(lr.buf) > 0 {
-				return trimEOL(lr.buf), nil
-			}
-			return nil, err
-		}
-	}
-}
-
-func trimEOL(b []byte) []byte {
-	b = bytes.TrimSuffix(b, []byte{'\n'})
-	return bytes.TrimSuffix(b, []byte{'\r'})
-}
 
 // rawValue keeps the exact bytes of one JSON value, null included, so that
 // a present null is told apart from an absent member.

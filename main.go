@@ -24,8 +24,10 @@ import (
 
 	"rypsok/egress"
 	"rypsok/fetch"
-	"rypsok/mcp"
+	"rypsok/internal/config"
+	"rypsok/internal/mcp"
 	"rypsok/search"
+	"rypsok/secrets"
 	"rypsok/tool"
 )
 
@@ -168,22 +170,22 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, lookup func(s
 		return exitOK
 	}
 
-	e := env{lookup: lookup, readFile: osEnv().readFile}
+	e := config.Env{Lookup: lookup, ReadFile: secrets.FromFile}
 	data, source, err := readConfigFile(inv, lookup)
 	if err != nil {
 		return configFailure(inv, stderr, []string{err.Error()})
 	}
-	opts := loadOptions{readTokens: inv.command == "check" || inv.transport == "http"}
-	cfg, err := LoadConfig(data, source, e, opts)
+	opts := config.Options{ReadTokens: inv.command == "check" || inv.transport == "http"}
+	cfg, err := config.Load(data, source, e, opts)
 	if err != nil {
-		var ce *ConfigError
+		var ce *config.Error
 		if errors.As(err, &ce) {
 			return configFailure(inv, stderr, ce.Messages)
 		}
 		return configFailure(inv, stderr, []string{"the configuration could not be read"})
 	}
 	if inv.command == "check" {
-		for _, line := range checkReport(cfg) {
+		for _, line := range config.Report(cfg) {
 			fmt.Fprintln(stderr, "rypsok: "+line)
 		}
 		return exitOK
@@ -206,11 +208,11 @@ func readConfigFile(inv invocation, lookup func(string) (string, bool)) ([]byte,
 		return nil, source, fmt.Errorf("%s: the file cannot be read", source)
 	}
 	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxConfigBytes+1))
+	data, err := io.ReadAll(io.LimitReader(f, config.MaxFileBytes+1))
 	if err != nil {
 		return nil, source, fmt.Errorf("%s: the file cannot be read", source)
 	}
-	if len(data) > maxConfigBytes {
+	if len(data) > config.MaxFileBytes {
 		return nil, source, fmt.Errorf("%s: the file is larger than 1 MiB", source)
 	}
 	return data, source, nil
@@ -233,7 +235,7 @@ func configFailure(inv invocation, stderr io.Writer, msgs []string) int {
 }
 
 // serve builds the services and serves until the input ends or SIGTERM.
-func serve(inv invocation, cfg *Config, stdin io.Reader, stdout, stderr io.Writer, lookup func(string) (string, bool)) int {
+func serve(inv invocation, cfg *config.Config, stdin io.Reader, stdout, stderr io.Writer, lookup func(string) (string, bool)) int {
 	log := slog.New(mcp.NewLogHandler(stderr, cfg.LogLevel))
 	if inv.transport == "http" {
 		log.Error("startup_failed", "reason", "serve --transport http is not available in this build; use --transport stdio")
@@ -290,16 +292,14 @@ func serve(inv invocation, cfg *Config, stdin io.Reader, stdout, stderr io.Write
 // sessions, which exist only over HTTP) makes it work harder near that
 // bound instead of letting garbage double the live memory. An operator's
 // GOGC and GOMEMLIMIT win.
-func limitMemory(cfg *Config, lookup func(string) (string, bool), log *slog.Logger) {
+func limitMemory(cfg *config.Config, lookup func(string) (string, bool), log *slog.Logger) {
 	if v, ok := lookup("GOGC"); !ok || v == "" {
 		debug.SetGCPercent(50)
 	}
 	if v, ok := lookup("GOMEMLIMIT"); ok && v != "" {
 		return
 	}
-	m := memoryEstimate(cfg)
-	m.sessions = 0 // sessions exist only over HTTP
-	limit := m.totalMiB() * memLimitPercent / 100
+	limit := config.MemoryLimitMiB(cfg)
 	debug.SetMemoryLimit(int64(limit) << 20)
 	log.Debug("memory_limit", "mib", limit)
 }
@@ -307,7 +307,7 @@ func limitMemory(cfg *Config, lookup func(string) (string, bool), log *slog.Logg
 // lazyServices builds the search and fetch services on the first call that
 // needs them; until then it answers what the configuration alone tells.
 type lazyServices struct {
-	cfg        *Config
+	cfg        *config.Config
 	log        *slog.Logger
 	loadRoots  func() (*x509.CertPool, error)
 	categories []tool.Category
@@ -322,7 +322,7 @@ type lazyServices struct {
 // build, so that the calls that found them missing are answered first.
 const stopGrace = 200 * time.Millisecond
 
-func newLazyServices(cfg *Config, log *slog.Logger, loadRoots func() (*x509.CertPool, error)) *lazyServices {
+func newLazyServices(cfg *config.Config, log *slog.Logger, loadRoots func() (*x509.CertPool, error)) *lazyServices {
 	return &lazyServices{cfg: cfg, log: log, loadRoots: loadRoots, categories: search.ServedCategories(cfg.Search.Engines)}
 }
 

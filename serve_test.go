@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"rypsok/internal/config"
 	"rypsok/tool"
 )
 
@@ -19,7 +20,7 @@ import (
 // answers unavailable (never an exit from inside a call, which would drop
 // the answers in flight), and serving is asked to stop once, after a grace.
 func TestREQ_OPS_001_UnbuildableServicesAnswerUnavailableAndStop(t *testing.T) {
-	cfg, err := LoadConfig(nil, "defaults", env{lookup: func(string) (string, bool) { return "", false }}, loadOptions{})
+	cfg, err := config.Load(nil, "defaults", config.Env{Lookup: func(string) (string, bool) { return "", false }}, config.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -140,7 +140,7 @@ categories = ["general"]
 	limit, _ := strconv.Atoi(est[1])
 	verdict := "above every measured peak"
 	if float64(limit) < peaks[len(peaks)-1] {
-		verdict = "BELOW a measured peak: raise the constants in check.go"
+		verdict = "BELOW a measured peak: raise the constants in internal/config/check.go"
 	}
 	fmt.Fprintf(w, "idle %.1f to %.1f MiB; peak %.1f to %.1f MiB (median %.1f); estimate %d MiB, %s\n",
 		idles[0], idles[len(idles)-1], peaks[0], peaks[len(peaks)-1], peaks[len(peaks)/2], limit, verdict)

@@ -1,4 +1,4 @@
-package main
+package config
 
 import (
 	"fmt"
@@ -13,10 +13,10 @@ import (
 )
 
 // testEnv is an environment with the given variables and no files.
-func testEnv(vars map[string]string) env {
-	return env{
-		lookup: func(k string) (string, bool) { v, ok := vars[k]; return v, ok },
-		readFile: func(p string) (secrets.Secret, secrets.FileInfo, error) {
+func testEnv(vars map[string]string) Env {
+	return Env{
+		Lookup: func(k string) (string, bool) { v, ok := vars[k]; return v, ok },
+		ReadFile: func(p string) (secrets.Secret, secrets.FileInfo, error) {
 			return secrets.FromFile(p)
 		},
 	}
@@ -24,7 +24,7 @@ func testEnv(vars map[string]string) env {
 
 func load(t *testing.T, doc string, vars map[string]string) (*Config, error) {
 	t.Helper()
-	return LoadConfig([]byte(doc), "--config test.toml", testEnv(vars), loadOptions{readTokens: true})
+	return Load([]byte(doc), "--config test.toml", testEnv(vars), Options{ReadTokens: true})
 }
 
 func mustLoad(t *testing.T, doc string, vars map[string]string) *Config {
@@ -155,7 +155,7 @@ func TestREQ_CFG_003_EveryIntegerKeyDefaultRangeAndType(t *testing.T) {
 func refusedWith(t *testing.T, doc string, vars map[string]string, want ...string) []string {
 	t.Helper()
 	_, err := load(t, doc, vars)
-	ce, ok := err.(*ConfigError)
+	ce, ok := err.(*Error)
 	if !ok {
 		t.Fatalf("got %v (%T), want a refusal\n--- document ---\n%s", err, err, doc)
 	}
@@ -404,7 +404,7 @@ func TestREQ_MAIN_003_ConfigVersion(t *testing.T) {
 	mustRefuse(t, "config_version = 2\n", nil, "config_version: expected 1, found a version this release does not read (line 1, column 18)")
 	mustRefuse(t, "config_version = \"1\"\n", nil, "config_version: expected the integer 1, found text")
 	// No file at all: every default, no version needed.
-	c, err := LoadConfig(nil, "defaults (no file)", testEnv(nil), loadOptions{})
+	c, err := Load(nil, "defaults (no file)", testEnv(nil), Options{})
 	if err != nil || c.Search.MaxResults != 5 {
 		t.Fatalf("defaults: %v", err)
 	}
@@ -422,69 +422,6 @@ func TestREQ_CFG_005_UnknownKeysAndTables(t *testing.T) {
 	}
 }
 
-// TestTroubleshootingAtStartup produces every row of the book's
-// Troubleshooting "At startup" table through the command line, with exit 1
-// and without the offending value.
-func TestTroubleshootingAtStartup(t *testing.T) {
-	rows := []struct {
-		name, doc string
-		vars      map[string]string
-		want      string
-		secret    string
-	}{
-		{"wrong kind", "config_version = 1\n\n[search]\nmax_results = \"many\"\n", nil,
-			"search.max_results: expected an integer from 1 to 20, found text (line 4, column 15)", "many"},
-		{"syntax", "config_version = 1\nkey = = 3\n", nil, "TOML syntax error: ", "= ="},
-		{"twice", "config_version = 1\n[engines.w]\ntype = \"wikipedia\"\ncategories = [\"general\"]\n[engines.w]\n", nil,
-			"engines.w: defined more than once (line 5, column 10)", ""},
-		{"dependent", "config_version = 1\n[search]\ndeadline_ms = 500\nengine_timeout_ms = 400\n", nil,
-			"search.engine_timeout_ms: must be between 100 and 300 (search.deadline_ms 500 minus search.reserve_ms 200)", ""},
-		{"trailing dot", "config_version = 1\n[egress]\ndeny = [\"blocked.invalid.\"]\n", nil,
-			"egress.deny[0]: a host pattern must not end with a dot", "blocked.invalid"},
-		{"inline key", "config_version = 1\n[engines.brave]\ntype = \"brave\"\ncategories = [\"general\"]\napi_key = \"BSAsecretvalue123\"\n", nil,
-			"engines.brave.api_key: give the secret by api_key_env or api_key_file", "BSAsecretvalue123"},
-		{"no such driver", "config_version = 1\n[engines.x]\ntype = \"google\"\ncategories = [\"general\"]\n", nil,
-			"engines.x.type: no such driver; use one of wikipedia, brave, duckduckgo", "google"},
-		{"scraping", "config_version = 1\n[engines.ddg]\ntype = \"duckduckgo\"\ncategories = [\"general\"]\n", nil,
-			`engines.ddg: type "duckduckgo" scrapes a human-facing interface; it runs only with [scraping] enabled = true, at the operator's risk under the provider's terms`, ""},
-		{"bind needs callers", "config_version = 1\n[service.http]\nbind = \"192.0.2.10:8737\"\n", nil,
-			"service.http.bind: a non-loopback bind needs [service.http.auth] callers", ""},
-		{"unspecified bind needs hosts", "config_version = 1\n[service.http]\nbind = \"0.0.0.0:8737\"\n[[service.http.auth.callers]]\nid = \"a\"\ntoken_env = \"TOK\"\n",
-			map[string]string{"TOK": strings.Repeat("t", 40)},
-			"service.http.bind: a bind on an unspecified address (0.0.0.0, ::) needs service.http.allowed_hosts", ""},
-		{"not a variable name", "config_version = 1\n[engines.brave]\ntype = \"brave\"\ncategories = [\"general\"]\napi_key_env = \"BSAq8x7RkZ2mN4pT\"\n", nil,
-			"engines.brave.api_key_env: the value is not the name of an environment variable (it is not shown)", "BSAq8x7RkZ2mN4pT"},
-		{"short token", "config_version = 1\n[[service.http.auth.callers]]\nid = \"a\"\ntoken_env = \"TOK\"\n",
-			map[string]string{"TOK": "shortsecretvalue"}, "service.http.auth.callers[0].token_env: the token is shorter than 32 bytes", "shortsecretvalue"},
-		{"unset token", "config_version = 1\n[[service.http.auth.callers]]\nid = \"a\"\ntoken_env = \"TOK\"\n", nil,
-			"service.http.auth.callers[0].token_env: environment variable TOK is unset or empty", ""},
-	}
-	for _, r := range rows {
-		t.Run(r.name, func(t *testing.T) {
-			dir := t.TempDir()
-			path := filepath.Join(dir, "rypsok.toml")
-			if err := os.WriteFile(path, []byte(r.doc), 0o600); err != nil {
-				t.Fatal(err)
-			}
-			var out, errb strings.Builder
-			lookup := func(k string) (string, bool) { v, ok := r.vars[k]; return v, ok }
-			code := run([]string{"check", "--config", path}, strings.NewReader(""), &out, &errb, lookup)
-			if code != exitConfig {
-				t.Fatalf("exit %d, want 1; stderr:\n%s", code, errb.String())
-			}
-			if out.Len() != 0 {
-				t.Fatalf("check wrote to stdout: %q", out.String())
-			}
-			if !strings.Contains(errb.String(), r.want) {
-				t.Fatalf("stderr %q does not contain %q", errb.String(), r.want)
-			}
-			if r.secret != "" && strings.Contains(errb.String(), r.secret) {
-				t.Fatalf("stderr repeats the value %q: %s", r.secret, errb.String())
-			}
-		})
-	}
-}
-
 func TestREQ_CFG_004_SecretsByReference(t *testing.T) {
 	doc := "config_version = 1\n[engines.brave]\ntype = \"brave\"\ncategories = [\"general\"]\napi_key_env = \"BRAVE_API_KEY\"\n"
 	c := mustLoad(t, doc, nil)
@@ -499,7 +436,7 @@ func TestREQ_CFG_004_SecretsByReference(t *testing.T) {
 	if !c.Engines[0].Active || c.Search.Engines[0].Key.Reveal() != key || c.Engines[0].Credential != "credential resolved" {
 		t.Fatalf("key not resolved: %+v", c.Engines[0])
 	}
-	for _, line := range checkReport(c) {
+	for _, line := range Report(c) {
 		if strings.Contains(line, key) {
 			t.Fatalf("check prints the key: %s", line)
 		}
@@ -557,53 +494,9 @@ func TestREQ_OPS_003_DefaultEngines(t *testing.T) {
 	}
 }
 
-// TestREQ_DOC_002_BookConfigurations runs check on every configuration file
-// the book shows, with the environment each needs.
-func TestREQ_DOC_002_BookConfigurations(t *testing.T) {
-	files, err := filepath.Glob("testdata/config/*.toml")
-	if err != nil || len(files) < 9 {
-		t.Fatalf("book configurations missing: %v %d", err, len(files))
-	}
-	tokenDir := t.TempDir()
-	tokenFile := filepath.Join(tokenDir, "rypsok-ops")
-	os.WriteFile(tokenFile, []byte(strings.Repeat("o", 44)), 0o600)
-	for _, f := range files {
-		t.Run(filepath.Base(f), func(t *testing.T) {
-			data, _ := os.ReadFile(f)
-			doc := strings.ReplaceAll(string(data), "/run/secrets/rypsok-ops", tokenFile)
-			path := filepath.Join(t.TempDir(), "rypsok.toml")
-			os.WriteFile(path, []byte(doc), 0o600)
-			vars := map[string]string{"RYPSOK_TOKEN_MIMLYS": strings.Repeat("m", 44), "BRAVE_API_KEY": "BSA-test-key-0123456789"}
-			var out, errb strings.Builder
-			code := run([]string{"check", "--config", path}, strings.NewReader(""), &out, &errb, func(k string) (string, bool) { v, ok := vars[k]; return v, ok })
-			if code != exitOK {
-				t.Fatalf("exit %d:\n%s", code, errb.String())
-			}
-			text := errb.String()
-			if !strings.Contains(text, "rypsok: configuration from --config "+path+" is valid") {
-				t.Fatalf("first line missing:\n%s", text)
-			}
-			warnings := strings.Count(text, "rypsok: warning: ")
-			want := 0
-			switch filepath.Base(f) {
-			case "tutorial-4.toml", "tutorial-5.toml":
-				want = 1
-			}
-			if warnings != want {
-				t.Fatalf("%d warnings, want %d:\n%s", warnings, want, text)
-			}
-			for _, secret := range []string{strings.Repeat("m", 44), strings.Repeat("o", 44), "BSA-test-key"} {
-				if strings.Contains(text, secret) {
-					t.Fatalf("check prints a secret")
-				}
-			}
-		})
-	}
-}
-
 func TestCheckReportLines(t *testing.T) {
 	c := mustLoad(t, "config_version = 1\n[egress]\nallow = [\"10.0.0.0/8\", \"wiki.corp.example\"]\nproxy = \"http://proxy.corp.example:3128\"\n[engines.wikipedia]\ntype = \"wikipedia\"\ncategories = [\"general\", \"science\"]\n", nil)
-	lines := checkReport(c)
+	lines := Report(c)
 	text := strings.Join(lines, "\n")
 	for _, want := range []string{
 		"configuration from --config test.toml is valid",
@@ -647,7 +540,7 @@ func TestCheckWarnings(t *testing.T) {
 	}
 	for doc, want := range cases {
 		c := mustLoad(t, doc, map[string]string{"K": "key-0123456789-abcdef"})
-		text := strings.Join(checkReport(c), "\n")
+		text := strings.Join(Report(c), "\n")
 		if !strings.Contains(text, "warning: "+want) {
 			t.Errorf("no warning %q for\n%s\n%s", want, doc, text)
 		}
@@ -656,13 +549,6 @@ func TestCheckWarnings(t *testing.T) {
 	c := mustLoad(t, "config_version = 1\n[egress]\nallow = [\"10.1.2.0/24\"]\n", nil)
 	if len(c.Warnings) != 0 {
 		t.Fatalf("unexpected warnings: %v", c.Warnings)
-	}
-}
-
-func writeFile(t *testing.T, path, text string) {
-	t.Helper()
-	if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
-		t.Fatal(err)
 	}
 }
 

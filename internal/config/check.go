@@ -1,4 +1,4 @@
-package main
+package config
 
 // check.go writes the report of `rypsok check`: one line per part of the
 // configuration with the values in effect, the warnings, and the worst-case
@@ -76,6 +76,15 @@ func memoryEstimate(c *Config) memEstimate {
 	return m
 }
 
+// MemoryLimitMiB is the soft memory limit serve sets for the Go runtime:
+// memLimitPercent of the worst-case estimate that check states, without the
+// sessions, which exist only over HTTP.
+func MemoryLimitMiB(c *Config) int {
+	m := memoryEstimate(c)
+	m.sessions = 0 // sessions exist only over HTTP
+	return m.totalMiB() * memLimitPercent / 100
+}
+
 func onOff(b bool) string { return strconv.FormatBool(b) }
 
 func ms(d time.Duration) string { return strconv.FormatInt(d.Milliseconds(), 10) }
@@ -96,8 +105,9 @@ func intsText(xs []int) string {
 	return strings.Join(s, ",")
 }
 
-// checkReport returns the lines of the report, without the "rypsok: " prefix.
-func checkReport(c *Config) []string {
+// Report returns the lines of the report of `rypsok check`, without the
+// "rypsok: " prefix.
+func Report(c *Config) []string {
 	s := c.Search
 	f := c.Fetch
 	h := c.HTTP

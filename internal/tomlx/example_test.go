@@ -4,7 +4,7 @@ import (
 	"errors"
 	"fmt"
 
-	"rypsok/tomlx"
+	"rypsok/internal/tomlx"
 )
 
 func ExampleParse() {

@@ -1,10 +1,13 @@
-package main
-
+// Package config is the configuration of the rypsok binary: its schema (every
+// key, default, range, dependent range and message) and the report that
+// `rypsok check` prints.
+//
 // config.go is the only code that knows the configuration's key names. It
 // reads a tomlx document, checks every key against its type and range (the
 // limits table of the book), resolves secrets by reference, and builds the
 // settings of each package. Every message names its key and place and never
 // repeats a value from the file.
+package config
 
 import (
 	"fmt"
@@ -12,7 +15,6 @@ import (
 	"net"
 	"net/netip"
 	"net/url"
-	"os"
 	"runtime"
 	"slices"
 	"sort"
@@ -23,15 +25,15 @@ import (
 
 	"rypsok/egress"
 	"rypsok/fetch"
-	"rypsok/mcp"
+	"rypsok/internal/mcp"
+	"rypsok/internal/tomlx"
 	"rypsok/search"
 	"rypsok/secrets"
-	"rypsok/tomlx"
 	"rypsok/tool"
 )
 
-// maxConfigBytes bounds the configuration file (tomlx refuses more too).
-const maxConfigBytes = 1 << 20
+// MaxFileBytes bounds the configuration file (tomlx refuses more too).
+const MaxFileBytes = 1 << 20
 
 // minTokenBytes is the shortest caller token accepted.
 const minTokenBytes = 32
@@ -105,38 +107,37 @@ type Warning struct {
 
 func (w Warning) String() string { return w.Key + ": " + w.What + "; " + w.Safe }
 
-// ConfigError is an invalid configuration: one message per problem, in the
+// Error is an invalid configuration: one message per problem, in the
 // order of the file.
-type ConfigError struct{ Messages []string }
+type Error struct{ Messages []string }
 
-func (e *ConfigError) Error() string { return strings.Join(e.Messages, "\n") }
+func (e *Error) Error() string { return strings.Join(e.Messages, "\n") }
 
-// env abstracts the process environment and file reading for tests.
-type env struct {
-	lookup   func(string) (string, bool)
-	readFile func(string) (secrets.Secret, secrets.FileInfo, error)
+// Env is how Load reads the process environment and secret files: main
+// passes the real ones, tests their own.
+type Env struct {
+	Lookup   func(string) (string, bool)
+	ReadFile func(string) (secrets.Secret, secrets.FileInfo, error)
 }
 
-func osEnv() env { return env{lookup: os.LookupEnv, readFile: secrets.FromFile} }
-
-// loadOptions say what to read beyond the file.
-type loadOptions struct {
-	// readTokens reads the callers' tokens as serve --transport http does
+// Options say what to read beyond the file.
+type Options struct {
+	// ReadTokens reads the callers' tokens as serve --transport http does
 	// (check does it too).
-	readTokens bool
+	ReadTokens bool
 }
 
-// LoadConfig parses and validates data (nil: no file) and resolves secrets.
-func LoadConfig(data []byte, source string, e env, o loadOptions) (*Config, error) {
+// Load parses and validates data (nil: no file) and resolves secrets.
+func Load(data []byte, source string, e Env, o Options) (*Config, error) {
 	l := &loader{env: e, opts: o}
 	var root *tomlx.Table
 	if data != nil {
-		if len(data) > maxConfigBytes {
-			return nil, &ConfigError{Messages: []string{"the configuration file is larger than 1 MiB"}}
+		if len(data) > MaxFileBytes {
+			return nil, &Error{Messages: []string{"the configuration file is larger than 1 MiB"}}
 		}
 		t, err := tomlx.Parse(data)
 		if err != nil {
-			return nil, &ConfigError{Messages: []string{err.Error()}}
+			return nil, &Error{Messages: []string{err.Error()}}
 		}
 		root = t
 	}
@@ -148,7 +149,7 @@ func LoadConfig(data []byte, source string, e env, o loadOptions) (*Config, erro
 		for i, e := range l.errs {
 			msgs[i] = e.msg
 		}
-		return nil, &ConfigError{Messages: msgs}
+		return nil, &Error{Messages: msgs}
 	}
 	return c, nil
 }
@@ -159,8 +160,8 @@ type configErr struct {
 }
 
 type loader struct {
-	env  env
-	opts loadOptions
+	env  Env
+	opts Options
 	errs []configErr
 	warn []Warning
 	// pendingHTTP is [service.http], kept open until fetch.deadline_ms,
@@ -755,7 +756,7 @@ func (l *loader) loadCallers(auth *section, c *Config) {
 			l.errAt(e, key, "give the token by token_env or token_file")
 		}
 		s.done()
-		if l.opts.readTokens && (cl.TokenEnv != "" || cl.TokenFile != "") {
+		if l.opts.ReadTokens && (cl.TokenEnv != "" || cl.TokenFile != "") {
 			l.readToken(&cl, key, ev, fv)
 		}
 		c.HTTP.Callers = append(c.HTTP.Callers, cl)
@@ -764,7 +765,7 @@ func (l *loader) loadCallers(auth *section, c *Config) {
 
 func (l *loader) readToken(cl *Caller, key string, ev, fv *tomlx.Value) {
 	if cl.TokenEnv != "" {
-		tok, err := secrets.FromEnv(cl.TokenEnv, l.env.lookup)
+		tok, err := secrets.FromEnv(cl.TokenEnv, l.env.Lookup)
 		if err != nil {
 			l.errAt(ev, key+".token_env", "environment variable "+cl.TokenEnv+" is unset or empty")
 			return
@@ -776,7 +777,7 @@ func (l *loader) readToken(cl *Caller, key string, ev, fv *tomlx.Value) {
 		cl.Token = tok
 		return
 	}
-	tok, info, err := l.env.readFile(cl.TokenFile)
+	tok, info, err := l.env.ReadFile(cl.TokenFile)
 	if err != nil {
 		l.errAt(fv, key+".token_file", "the token file cannot be read")
 		return
@@ -1137,7 +1138,7 @@ func (l *loader) resolveEngine(c *Config, e search.EngineConfig, keyEnv, keyFile
 		r.Credential = "no credential needed"
 		r.Active = true
 	case keyEnv != "":
-		k, err := secrets.FromEnv(keyEnv, l.env.lookup)
+		k, err := secrets.FromEnv(keyEnv, l.env.Lookup)
 		if err != nil {
 			r.Credential = "inactive: environment variable " + keyEnv + " is unset or empty"
 			e.Disabled = tool.DisabledNoKey
@@ -1147,7 +1148,7 @@ func (l *loader) resolveEngine(c *Config, e search.EngineConfig, keyEnv, keyFile
 			r.Active = true
 		}
 	default:
-		k, _, err := l.env.readFile(keyFile)
+		k, _, err := l.env.ReadFile(keyFile)
 		if err != nil {
 			r.Credential = "inactive: the key file cannot be read"
 			e.Disabled = tool.DisabledNoKey

@@ -53,6 +53,7 @@ type Service struct {
 	hosts   *hostLimiter // LIM-C4
 	parsing semaphore    // LIM-C5
 	process processFunc  // replaced by tests that need a slow or failing extraction
+	judge   tool.Judge   // RSP plugins; nil: none
 }
 
 // New builds the service: one fetch client (the agent-directed egress
@@ -69,6 +70,7 @@ func New(s Settings, d Deps) *Service {
 		hosts:   newHostLimiter(),
 		parsing: make(semaphore, s.ParsingInFlight),
 		process: process,
+		judge:   d.Judge,
 	}
 	if svc.log == nil {
 		svc.log = slog.New(slog.DiscardHandler)
@@ -147,18 +149,28 @@ func (s *Service) Fetch(ctx context.Context, req tool.FetchRequest) (*tool.Fetch
 	if terr != nil {
 		return nil, terr
 	}
+	// RSP on_retrieve judges the whole page before it is cut, so that
+	// continuation offsets count in the text as it may be returned.
+	var judged tool.JudgeSummary
+	if pg.content, terr = s.judgePage(callCtx, tool.HookOnRetrieve, pg.content, got.hop.text, pg.title, &judged); terr != nil {
+		return nil, terr
+	}
 	part, total, more := window(pg.content, startChar, maxChars)
 	// The answer keeps only its part, not the page it was cut from.
 	part = strings.Clone(part)
 	if startChar >= total {
 		return nil, tool.StartCharBeyond(total)
 	}
+	// RSP on_response judges the slice about to be returned.
+	if part, terr = s.judgePage(callCtx, tool.HookOnResponse, part, got.hop.text, pg.title, &judged); terr != nil {
+		return nil, terr
+	}
 	resp := &tool.FetchResponse{
 		URL:       got.hop.text,
 		Title:     pg.title,
 		Content:   part,
 		Truncated: more,
-		Notices:   notices(masked, pg),
+		Notices:   append(notices(masked, pg), judged.Notices()...),
 		Outcome:   tool.OutcomeOK,
 	}
 	if more {
@@ -365,4 +377,26 @@ func (s *Service) logFetched(ctx context.Context, got *response, start time.Time
 		attrs = append(attrs, "media", kind.String())
 	}
 	s.log.InfoContext(ctx, "fetched", attrs...)
+}
+
+// judgePage has Deps.Judge look at content (the whole page at on_retrieve,
+// the returned slice at on_response) and returns it as it may be returned.
+// A block ends the call denied with reason plugin, naming the plugin (and
+// the failure class when a failure was treated as a block): the content is
+// never returned. Without a judge the content is returned as it is.
+func (s *Service) judgePage(ctx context.Context, hook, content, pageURL, title string, sum *tool.JudgeSummary) (string, *tool.Error) {
+	if s.judge == nil {
+		return content, nil
+	}
+	item := tool.JudgeItem{Content: content, Metadata: map[string]any{"tool": tool.ToolWebFetch, "url": pageURL, "title": title}}
+	vs := s.judge.Judge(ctx, hook, tool.ToolWebFetch, []tool.JudgeItem{item})
+	if len(vs) != 1 {
+		return "", tool.DeniedPlugin("", "timeout") // nothing judged is nothing returned
+	}
+	v := vs[0]
+	sum.Add(v)
+	if v.Blocked {
+		return "", tool.DeniedPlugin(v.BlockedBy, v.Failure)
+	}
+	return v.Content, nil
 }

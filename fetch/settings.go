@@ -7,6 +7,7 @@ import (
 
 	"rypsok/egress"
 	"rypsok/secrets"
+	"rypsok/tool"
 )
 
 // Settings are the [fetch] and [limits] values that concern fetches. New
@@ -99,4 +100,7 @@ type Deps struct {
 	Roots     *x509.CertPool
 	UserAgent string
 	Resolver  egress.Resolver // nil: the Go resolver
+	// Judge judges the extracted page (RSP on_retrieve) and the slice
+	// returned (on_response); nil: nothing is judged.
+	Judge tool.Judge
 }

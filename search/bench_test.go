@@ -45,7 +45,7 @@ func BenchmarkPostProcess(b *testing.B) {
 	req := tool.SearchRequest{Query: "q", Category: tool.CategoryGeneral, MaxResults: 10, Language: "en"}
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
-		out, err := svc.respond(sel, ends, req, nil)
+		out, err := svc.respond(context.Background(), sel, ends, req, nil)
 		if err != nil || len(out.Results) != 10 {
 			b.Fatal(err)
 		}

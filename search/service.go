@@ -240,13 +240,13 @@ func (s *Service) Search(ctx context.Context, req tool.SearchRequest) (*tool.Sea
 	if ctx.Err() != nil && !errors.Is(ctx.Err(), context.DeadlineExceeded) {
 		return nil, nil // cancelled: nothing is answered
 	}
-	return s.respond(sel, ends, req, notices)
+	return s.respond(ctx, sel, ends, req, notices)
 }
 
 // respond turns the engines' ends into one answer (external design §7):
 // normalisation, deduplication, rank fusion, the content boundary and the
 // cut, all in selection order so that arrival order never matters.
-func (s *Service) respond(sel []picked, ends []engineEnd, req tool.SearchRequest, notices []tool.Notice) (*tool.SearchResponse, *tool.Error) {
+func (s *Service) respond(ctx context.Context, sel []picked, ends []engineEnd, req tool.SearchRequest, notices []tool.Notice) (*tool.SearchResponse, *tool.Error) {
 
 	// Outcomes per engine, in selection order (never arrival order).
 	answers := make([][]observation, len(sel))
@@ -310,6 +310,7 @@ func (s *Service) respond(sel []picked, ends []engineEnd, req tool.SearchRequest
 	// Merge, rank, clean, cut (REQ-RANK-004..007, REQ-CTX-004).
 	ranked := mergeResults(answers)
 	results := []tool.Result{}
+	var engineOf []string // the first engine of each result, for the judge
 	var counts boundaryCounts
 	for _, m := range ranked {
 		if len(results) >= req.MaxResults {
@@ -321,10 +322,17 @@ func (s *Service) respond(sel []picked, ends []engineEnd, req tool.SearchRequest
 			continue
 		}
 		counts.add(c)
+		ids := m.engineIDs(idsOf(sel))
 		if s.set.Attribution || attributionRequired(m, sel) {
-			r.Engines = m.engineIDs(idsOf(sel))
+			r.Engines = ids
 		}
 		results = append(results, r)
+		engineOf = append(engineOf, ids[0])
+	}
+	var judged []tool.Notice
+	if s.deps.Judge != nil && len(results) > 0 {
+		// No backfill: a result a plugin blocks leaves its place empty.
+		results, judged = s.judge(ctx, results, engineOf)
 	}
 	for _, why := range []tool.Reason{tool.ReasonInstructionLike, tool.ReasonURLTooLong, tool.ReasonURLInvalid} {
 		if n := dropped[why]; n > 0 {
@@ -340,6 +348,7 @@ func (s *Service) respond(sel []picked, ends []engineEnd, req tool.SearchRequest
 			notices = append(notices, tool.Notice{Code: n.code, Count: n.n})
 		}
 	}
+	notices = append(notices, judged...)
 	if s.deps.Returned != nil {
 		for _, r := range results {
 			s.deps.Returned(r.URL)

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"math/rand"
+	"reflect"
 	"rypsok/internal/testdate"
 	"strings"
 	"sync"
@@ -259,7 +260,7 @@ func TestREQ_AGG_003_DeadlineAndPartial(t *testing.T) {
 	if took < 350*time.Millisecond {
 		t.Fatalf("the slow engine was not waited for up to its timeout (%s)", took)
 	}
-	if out.Outcome != tool.OutcomePartial || len(out.Notices) != 1 || out.Notices[0] != (tool.Notice{Code: tool.CodeEngineUnavailable, Engine: "slow", Reason: tool.ReasonTimeout}) {
+	if out.Outcome != tool.OutcomePartial || len(out.Notices) != 1 || !reflect.DeepEqual(out.Notices[0], tool.Notice{Code: tool.CodeEngineUnavailable, Engine: "slow", Reason: tool.ReasonTimeout}) {
 		t.Fatalf("want partial with one timeout notice: %+v", out)
 	}
 }
@@ -705,7 +706,7 @@ func hasNotice(out *tool.SearchResponse, n tool.Notice) bool {
 		return false
 	}
 	for _, x := range out.Notices {
-		if x == n {
+		if reflect.DeepEqual(x, n) {
 			return true
 		}
 	}

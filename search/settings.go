@@ -161,4 +161,8 @@ type Deps struct {
 	// Returned is told every URL a search returned (strict mode of
 	// web_fetch); nil: nobody listens.
 	Returned func(url string)
+	// Judge judges each returned result's title and snippet (the RSP
+	// hook on_retrieve) after cleaning and bounding; nil: nothing is
+	// judged.
+	Judge tool.Judge
 }

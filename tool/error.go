@@ -30,6 +30,7 @@ type Error struct {
 // written.
 type Detail struct {
 	Allowed      []string `json:"allowed,omitempty"`
+	Failure      string   `json:"failure,omitempty"`
 	Kind         string   `json:"kind,omitempty"`
 	LimitBytes   int64    `json:"limit_bytes,omitempty"`
 	Location     string   `json:"location,omitempty"`
@@ -37,6 +38,7 @@ type Detail struct {
 	MediaType    string   `json:"media_type,omitempty"`
 	Min          *int64   `json:"min,omitempty"`
 	Parameter    string   `json:"parameter,omitempty"`
+	Plugin       string   `json:"plugin,omitempty"`
 	Position     *int     `json:"position,omitempty"`
 	Reason       Reason   `json:"reason,omitempty"`
 	RetryAfterMs *int64   `json:"retry_after_ms,omitempty"`
@@ -178,6 +180,18 @@ func Denied(r Reason) *Error {
 		msg = "the call is not allowed by policy"
 	}
 	return newError(KindDenied, msg, Detail{Reason: r})
+}
+
+// DeniedPlugin refuses a page that a security plugin of the operator's (an
+// RSP plugin) blocked; failure is the plugin's failure class when its
+// failure was treated as a block (on_error = block), else "". plugin is
+// the operator's configured name, never text of the plugin's.
+func DeniedPlugin(plugin, failure string) *Error {
+	msg := "a security plugin configured by the operator blocked this content; choose another page"
+	if failure != "" {
+		msg = "a security plugin configured by the operator failed and the operator blocks what it cannot judge; retry later or choose another page"
+	}
+	return newError(KindDenied, msg, Detail{Reason: ReasonPlugin, Plugin: pluginName(plugin), Failure: safeName(failure)})
 }
 
 // DeniedSchemeRetry is denied with reason scheme when an http URL was
@@ -326,4 +340,18 @@ func TooLarge(limitBytes int64) *Error {
 	return newError(KindTooLarge,
 		"the page is larger than the limit of "+itoa(limitBytes)+" bytes; choose another page",
 		Detail{LimitBytes: limitBytes})
+}
+
+// pluginName keeps an RSP plugin name of its configured form
+// ([a-z][a-z0-9_-]{0,31}), else nothing.
+func pluginName(s string) string {
+	if s == "" || len(s) > 32 || s[0] < 'a' || s[0] > 'z' {
+		return ""
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_' || c == '-') {
+			return ""
+		}
+	}
+	return s
 }

@@ -8,10 +8,14 @@ package tool
 // from fixed vocabularies (REQ-SEC-016); Engine is an identifier from the
 // operator's configuration.
 type Notice struct {
-	Code   Code   `json:"code"`
-	Count  int    `json:"count,omitempty"`
-	Engine string `json:"engine,omitempty"`
-	Reason Reason `json:"reason,omitempty"`
+	Code     Code     `json:"code"`
+	Count    int      `json:"count,omitempty"`
+	Engine   string   `json:"engine,omitempty"`
+	Failure  string   `json:"failure,omitempty"`
+	Plugins  []string `json:"plugins,omitempty"`
+	Reason   Reason   `json:"reason,omitempty"`
+	Severity string   `json:"severity,omitempty"`
+	Types    []string `json:"types,omitempty"`
 }
 
 // Result is one search result. Title, URL, Snippet and Date are external

@@ -34,6 +34,7 @@ const (
 	ReasonScheme          Reason = "scheme"
 	ReasonStrictMode      Reason = "strict_mode"
 	ReasonCredentialInURL Reason = "credential_in_url"
+	ReasonPlugin          Reason = "plugin" // an RSP plugin blocked the content
 	ReasonSecretInQuery   Reason = "secret_in_query"
 	ReasonSecretInURL     Reason = "secret_in_url"
 )
@@ -78,6 +79,7 @@ const (
 	ReasonInstructionLike Reason = "instruction_like_content"
 	ReasonURLTooLong      Reason = "url_too_long"
 	ReasonURLInvalid      Reason = "url_invalid"
+	ReasonPluginBlocked   Reason = "plugin_blocked"
 )
 
 // EngineClasses lists the engine error classes in a fixed order, in a new
@@ -101,6 +103,9 @@ const (
 	CodeCredentialMasked       Code = "credential_masked"
 	CodeExtractionPartial      Code = "extraction_partial"
 	CodeFromCache              Code = "from_cache"
+	CodeContentRedacted        Code = "content_redacted" // an RSP plugin redacted intervals
+	CodePluginFlagged          Code = "plugin_flagged"   // an RSP plugin flagged the content
+	CodePluginFailed           Code = "plugin_failed"    // a plugin failed and on_error = allow let it pass
 )
 
 // Category is a search category.

@@ -482,14 +482,19 @@ func noticeSchema() jsonObj {
 	reasons := append([]tool.Reason(nil), tool.EngineClasses()...)
 	reasons = append(reasons,
 		tool.ReasonTimeRange, tool.ReasonLanguage, tool.ReasonQueryTooLong, tool.ReasonCooldown,
-		tool.ReasonInstructionLike, tool.ReasonURLTooLong, tool.ReasonURLInvalid)
+		tool.ReasonInstructionLike, tool.ReasonURLTooLong, tool.ReasonURLInvalid, tool.ReasonPluginBlocked)
 	return object(jsonObj{
 		{"code", strEnum(tool.CodeEngineUnavailable, tool.CodeEngineSkipped, tool.CodeSnippetTruncated,
 			tool.CodeTitleTruncated, tool.CodeCharactersRemoved, tool.CodeInstructionLikeContent,
-			tool.CodeResultsDropped, tool.CodeCredentialMasked, tool.CodeExtractionPartial, tool.CodeFromCache)},
+			tool.CodeResultsDropped, tool.CodeCredentialMasked, tool.CodeExtractionPartial, tool.CodeFromCache,
+			tool.CodeContentRedacted, tool.CodePluginFlagged, tool.CodePluginFailed)},
 		{"count", integer(0)},
 		{"engine", str()},
+		{"failure", str()},
+		{"plugins", array(str())},
 		{"reason", strEnum(dedupe(reasons)...)},
+		{"severity", strEnum("low", "medium", "high", "critical")},
+		{"types", array(str())},
 	}, "code")
 }
 
@@ -554,6 +559,7 @@ func statusOutput() jsonObj {
 func errorOutput() jsonObj {
 	detail := jsonObj{{"type", "object"}, {"properties", jsonObj{
 		{"allowed", array(str())},
+		{"failure", str()},
 		{"kind", str()},
 		{"limit_bytes", integer(0)},
 		{"location", str()},
@@ -561,13 +567,14 @@ func errorOutput() jsonObj {
 		{"media_type", str()},
 		{"min", jsonObj{{"type", "integer"}}},
 		{"parameter", str()},
+		{"plugin", str()},
 		{"position", integer(0)},
 		{"reason", strEnum(
 			tool.ReasonEgress, tool.ReasonRobotsTxt, tool.ReasonScheme, tool.ReasonStrictMode,
 			tool.ReasonCredentialInURL, tool.ReasonSecretInQuery, tool.ReasonSecretInURL,
 			tool.ReasonNoEngine, tool.ReasonAllFailed, tool.ReasonRateLimited, tool.ReasonNetwork,
 			tool.ReasonDeadline, tool.ReasonHTTPStatus, tool.ReasonBusy,
-			tool.ReasonMediaType, tool.ReasonExtractionFailed)},
+			tool.ReasonMediaType, tool.ReasonExtractionFailed, tool.ReasonPlugin)},
 		{"retry_after_ms", integer(0)},
 		{"status", integer(0)},
 	}}, {"additionalProperties", false}}

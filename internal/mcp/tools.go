@@ -4,7 +4,6 @@ import (
 	"context"
 	"strconv"
 	"sync"
-	"unicode/utf8"
 
 	"rypsok/tool"
 )
@@ -172,11 +171,6 @@ func (c *catalog) forRevision(r *revision) *encodedRevision {
 	return e
 }
 
-// toolsListOf is the encoded tools/list result of a revision version.
-func (c *catalog) toolsListOf(version string) []byte {
-	return c.forRevision(revisionOf(version)).toolsList
-}
-
 func (c *catalog) lookup(name string) *toolSpec {
 	for _, t := range c.tools {
 		if t.name == name {
@@ -308,17 +302,6 @@ func (t *toolSpec) definition(r *revision, structured bool) jsonObj {
 		o = append(o, member{"annotations", a})
 	}
 	return o
-}
-
-// budget is the LIM-I1 count: the characters of the names, descriptions
-// and compact input schemas of all tools, plus the server instructions.
-func (c *catalog) budget() int {
-	n := utf8.RuneCountInString(instructions)
-	for _, t := range c.tools {
-		n += utf8.RuneCountInString(t.name) + utf8.RuneCountInString(t.description)
-		n += utf8.RuneCount(mustJSON(t.input))
-	}
-	return n
 }
 
 func inputSchema(props jsonObj, required []string) jsonObj {

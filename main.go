@@ -222,7 +222,7 @@ func readConfigFile(inv invocation, lookup func(string) (string, bool)) ([]byte,
 // people), JSON log lines for serve (read by log pipelines).
 func configFailure(inv invocation, stderr io.Writer, msgs []string) int {
 	if inv.command == "serve" {
-		log := slog.New(mcp.NewLogHandler(stderr, slog.LevelInfo))
+		log := slog.New(tool.NewLogHandler(stderr, slog.LevelInfo))
 		for _, m := range msgs {
 			log.Error("config_error", "message", m)
 		}
@@ -236,7 +236,7 @@ func configFailure(inv invocation, stderr io.Writer, msgs []string) int {
 
 // serve builds the services and serves until the input ends or SIGTERM.
 func serve(inv invocation, cfg *config.Config, stdin io.Reader, stdout, stderr io.Writer, lookup func(string) (string, bool)) int {
-	log := slog.New(mcp.NewLogHandler(stderr, cfg.LogLevel))
+	log := slog.New(tool.NewLogHandler(stderr, cfg.LogLevel))
 	if inv.transport == "http" {
 		log.Error("startup_failed", "reason", "serve --transport http is not available in this build; use --transport stdio")
 		return exitConfig

@@ -344,7 +344,7 @@ func newTestServer(t *testing.T, s Settings, search *fakeSearch, fetch *fakeFetc
 	t.Helper()
 	var lg *slog.Logger
 	if log != nil {
-		lg = slog.New(NewLogHandler(log, slog.LevelDebug))
+		lg = slog.New(tool.NewLogHandler(log, slog.LevelDebug))
 	}
 	var now func() time.Time
 	if clock != nil {

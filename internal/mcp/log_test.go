@@ -20,7 +20,7 @@ import (
 // replaced and pinned here.
 func TestREQ_OBS_005_LogLinesArePinned(t *testing.T) {
 	logs := &logBuffer{}
-	lg := slog.New(NewLogHandler(logs, slog.LevelDebug))
+	lg := slog.New(tool.NewLogHandler(logs, slog.LevelDebug))
 	ctx := tool.WithCall(context.Background(), tool.Call{RequestID: "r1", Caller: "ops"})
 	tm := time.Date(2026, 1, 2, 3, 4, 5, 6e6, time.FixedZone("x", 3600))
 	lg.InfoContext(ctx, "a", "n", 1, "u", uint64(7), "b", false, "f", 1.5, "nan", math.NaN(), "inf", math.Inf(1), "d", 2500*time.Millisecond, "t", tm, "e", errors.New("bad <x>"), "m", map[string]int{"z": 1})

@@ -152,7 +152,7 @@ var requestIDShape = regexp.MustCompile(`^[0-9a-f]{12}-[0-9a-f]{6}$`)
 // call's context, the service's included.
 func TestREQ_OBS_005_LogLinesCarryRequestIDAndCaller(t *testing.T) {
 	logs := &logBuffer{}
-	lg := slog.New(NewLogHandler(logs, slog.LevelDebug))
+	lg := slog.New(tool.NewLogHandler(logs, slog.LevelDebug))
 	search := &fakeSearch{search: func(ctx context.Context, req tool.SearchRequest) (*tool.SearchResponse, *tool.Error) {
 		lg.InfoContext(ctx, "engine_failed", "engine", "brave", "class", "timeout")
 		return &tool.SearchResponse{Outcome: tool.OutcomeOK}, nil
@@ -268,7 +268,7 @@ func TestREQ_OBS_007_RefusalsAreLoggedAndCounted(t *testing.T) {
 func TestREQ_OBS_006_NoQueryTextInLogs(t *testing.T) {
 	for _, level := range []slog.Level{slog.LevelInfo, slog.LevelDebug} {
 		logs := &logBuffer{}
-		srv := New(testSettings(), &fakeSearch{}, &fakeFetch{}, slog.New(NewLogHandler(logs, level)), nil)
+		srv := New(testSettings(), &fakeSearch{}, &fakeFetch{}, slog.New(tool.NewLogHandler(logs, level)), nil)
 		s := startSession(t, srv)
 		for _, c := range []string{
 			call(1, "web_search", `{"query":"zebra-secret-query"}`),
@@ -394,7 +394,7 @@ func TestREQ_MCP_002_OnlyTheWriterTouchesStdout(t *testing.T) {
 // without a call.
 func TestREQ_OBS_005_LogHandlerFormat(t *testing.T) {
 	logs := &logBuffer{}
-	lg := slog.New(NewLogHandler(logs, slog.LevelInfo))
+	lg := slog.New(tool.NewLogHandler(logs, slog.LevelInfo))
 	lg.Debug("hidden")
 	lg.With("engine", "brave").WithGroup("g").Warn("circuit_opened", "n", 3, slog.Group("sub", "a", true), "d", 1500*time.Millisecond)
 	lg.Error("boom", "s", "quote\" & <tag>\n")

@@ -2,84 +2,25 @@ package rsp
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
+
+	"rypsok/internal/plugintest"
 )
 
 // chaosBin is the chaos plugin, built once for the package's tests.
 var chaosBin string
 
-func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "rsp-test-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	chaosBin = filepath.Join(dir, "chaos")
-	build := exec.Command("go", "build", "-o", chaosBin, "./chaos")
-	build.Stderr = os.Stderr
-	if err := build.Run(); err != nil {
-		fmt.Fprintln(os.Stderr, "building the chaos plugin:", err)
-		os.Exit(1)
-	}
-	code := m.Run()
-	// No plugin process may outlive the tests.
-	if left := waitGone(chaosBin); len(left) > 0 {
-		fmt.Fprintf(os.Stderr, "FAIL: plugin processes left after the tests: %v\n", left)
-		code = 1
-	}
-	os.RemoveAll(dir)
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { os.Exit(plugintest.Main(m, "./chaos", &chaosBin)) }
 
-// liveProcesses lists the pids of live (not zombie) processes whose
-// command line mentions path.
-func liveProcesses(path string) []int {
-	ents, _ := os.ReadDir("/proc")
-	var pids []int
-	for _, e := range ents {
-		var pid int
-		if _, err := fmt.Sscanf(e.Name(), "%d", &pid); err != nil {
-			continue
-		}
-		cmdline, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
-		if err != nil || !bytes.Contains(cmdline, []byte(path)) {
-			continue
-		}
-		stat, _ := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
-		if i := bytes.LastIndexByte(stat, ')'); i > 0 && i+2 < len(stat) && stat[i+2] == 'Z' {
-			continue
-		}
-		pids = append(pids, pid)
-	}
-	return pids
-}
-
-// noPluginLeft fails t when a chaos process is alive. A process killed
-// with SIGKILL takes a moment to exit: it gets a generous 5 s.
+// noPluginLeft fails t when a chaos process is alive.
 func noPluginLeft(t *testing.T) {
 	t.Helper()
-	if left := waitGone(chaosBin); len(left) > 0 {
-		t.Fatalf("plugin processes outlived their calls: %v", left)
-	}
-}
-
-// waitGone polls liveProcesses for up to 5 s until none is left.
-func waitGone(path string) []int {
-	left := liveProcesses(path)
-	for i := 0; i < 100 && len(left) > 0; i++ {
-		time.Sleep(50 * time.Millisecond)
-		left = liveProcesses(path)
-	}
-	return left
+	plugintest.NoneLeft(t, chaosBin)
 }
 
 // chaos is the argv of the chaos plugin with flags and a mode.

@@ -7,11 +7,10 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 
+	"rypsok/internal/plugintest"
 	"rypsok/rsp"
 )
 
@@ -19,47 +18,7 @@ import (
 // detector, whose start-up would dominate every call).
 var pluginBin string
 
-func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "rsp-secrets-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	pluginBin = filepath.Join(dir, "rsp-secrets-plugin")
-	build := exec.Command("go", "build", "-o", pluginBin, "./testdata/plugin")
-	build.Stderr = os.Stderr
-	if err := build.Run(); err != nil {
-		fmt.Fprintln(os.Stderr, "building the plugin:", err)
-		os.Exit(1)
-	}
-	code := m.Run()
-	if left := liveProcesses(pluginBin); len(left) > 0 {
-		fmt.Fprintf(os.Stderr, "FAIL: plugin processes left: %v\n", left)
-		code = 1
-	}
-	os.RemoveAll(dir)
-	os.Exit(code)
-}
-
-func liveProcesses(arg string) []int {
-	ents, _ := os.ReadDir("/proc")
-	var pids []int
-	for _, e := range ents {
-		var pid int
-		if _, err := fmt.Sscanf(e.Name(), "%d", &pid); err != nil {
-			continue
-		}
-		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
-		if err == nil && bytes.Contains(b, []byte(arg)) {
-			stat, _ := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
-			if i := bytes.LastIndexByte(stat, ')'); i > 0 && i+2 < len(stat) && stat[i+2] == 'Z' {
-				continue
-			}
-			pids = append(pids, pid)
-		}
-	}
-	return pids
-}
+func TestMain(m *testing.M) { os.Exit(plugintest.Main(m, "./testdata/plugin", &pluginBin)) }
 
 // synthetic draws n characters from alphabet: the credentials of these
 // tests are made at run time, never stored.

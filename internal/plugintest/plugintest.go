@@ -1,0 +1,73 @@
+// Package plugintest builds the RSP plugins the tests run and proves that
+// none of their processes outlives the tests. Only tests import it.
+package plugintest
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+)
+
+// Main builds the main package at pkg (a path as `go build` takes it,
+// relative to the test's package) into a temporary directory, sets *bin to
+// the binary, runs the tests, and returns their exit code — 1 when a
+// process of that binary is still alive once they are done (after a grace
+// for processes killed a moment ago). Use it as
+//
+//	func TestMain(m *testing.M) { os.Exit(plugintest.Main(m, "./chaos", &chaosBin)) }
+func Main(m *testing.M, pkg string, bin *string) int {
+	dir, err := os.MkdirTemp("", "rsp-plugin-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer os.RemoveAll(dir)
+	*bin = filepath.Join(dir, filepath.Base(pkg))
+	build := exec.Command("go", "build", "-o", *bin, pkg)
+	build.Stderr = os.Stderr
+	if err := build.Run(); err != nil {
+		fmt.Fprintln(os.Stderr, "building the plugin", pkg+":", err)
+		return 1
+	}
+	code := m.Run()
+	if left := WaitGone(*bin); len(left) > 0 {
+		fmt.Fprintf(os.Stderr, "FAIL: plugin processes left after the tests: %v\n", left)
+		code = 1
+	}
+	return code
+}
+
+// Live lists the pids of live (not zombie) processes whose command line
+// mentions path.
+func Live(path string) []int {
+	ents, _ := os.ReadDir("/proc")
+	var pids []int
+	for _, e := range ents {
+		var pid int
+		if _, err := fmt.Sscanf(e.Name(), "%d", &pid); err != nil {
+			continue
+		}
+		cmdline, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
+		if err != nil || !bytes.Contains(cmdline, []byte(path)) {
+			continue
+		}
+		stat, _ := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
+		if i := bytes.LastIndexByte(stat, ')'); i > 0 && i+2 < len(stat) && stat[i+2] == 'Z' {
+			continue
+		}
+		pids = append(pids, pid)
+	}
+	return pids
+}
+
+// NoneLeft fails t when a process of the binary at path is alive after the
+// grace of WaitGone.
+func NoneLeft(t testing.TB, path string) {
+	t.Helper()
+	if left := WaitGone(path); len(left) > 0 {
+		t.Fatalf("plugin processes outlived their calls: %v", left)
+	}
+}

@@ -36,6 +36,9 @@ var version = "0.0.0-dev"
 
 const usage = `usage: rypsok serve [--transport stdio|http] [--config PATH]
        rypsok check [--config PATH]
+       rypsok rsp secrets [--block]
+       rypsok rsp ingest [--config PATH] [--out FILE.jsonl] PATH...
+       rypsok rsp conformance -- CMD [ARGS...]
        rypsok --version
        rypsok --help
 
@@ -43,7 +46,8 @@ The configuration is read from --config, else from the file named by the
 environment variable RYPSOK_CONFIG, else every default applies.
 Exit codes: 0 success, 1 configuration error, 2 usage error, 3 serve
 stopped because it could not go on (its services could not be built at
-the first call, or standard output failed).
+the first call, or standard output failed). rypsok rsp --help tells the
+RAG Security Protocol commands (docs/rsp.md).
 `
 
 // Exit codes.
@@ -90,7 +94,7 @@ func parseArgs(args []string) (invocation, error) {
 		if strings.HasPrefix(args[0], "-") {
 			return inv, usageError("unknown flag " + flagName(args[0]))
 		}
-		return inv, usageError("unknown command; the commands are serve and check")
+		return inv, usageError("unknown command; the commands are serve, check and rsp")
 	}
 	inv.transport = "stdio"
 	rest := args[1:]
@@ -156,6 +160,9 @@ func flagName(a string) string {
 
 // run is main without the process: it returns the exit code.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer, lookup func(string) (string, bool)) int {
+	if len(args) > 0 && args[0] == "rsp" {
+		return runRSP(args[1:], stdin, stdout, stderr, lookup) // rsp_cmd.go
+	}
 	inv, err := parseArgs(args)
 	if err != nil {
 		fmt.Fprintf(stderr, "rypsok: %s\n%s", err, usage)
@@ -185,6 +192,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, lookup func(s
 		return configFailure(inv, stderr, []string{"the configuration could not be read"})
 	}
 	if inv.command == "check" {
+		if code := checkPlugins(cfg, stderr, lookup); code != exitOK {
+			return code // rsp_cmd.go: a plugin's handshake failed
+		}
 		for _, line := range config.Report(cfg) {
 			fmt.Fprintln(stderr, "rypsok: "+line)
 		}
@@ -237,10 +247,6 @@ func configFailure(inv invocation, stderr io.Writer, msgs []string) int {
 // serve builds the services and serves until the input ends or SIGTERM.
 func serve(inv invocation, cfg *config.Config, stdin io.Reader, stdout, stderr io.Writer, lookup func(string) (string, bool)) int {
 	log := slog.New(tool.NewLogHandler(stderr, cfg.LogLevel))
-	if inv.transport == "http" {
-		log.Error("startup_failed", "reason", "serve --transport http is not available in this build; use --transport stdio")
-		return exitConfig
-	}
 	getenv := func(k string) string { v, _ := lookup(k); return v }
 	// A broken trust configuration stops the process at start, once. The
 	// store itself is parsed, and the engines built, when the first tool
@@ -256,8 +262,14 @@ func serve(inv invocation, cfg *config.Config, stdin io.Reader, stdout, stderr i
 	defer stop()
 	ctx, failStop := context.WithCancel(ctx)
 	defer failStop()
+	cfg.RSP.LookupEnv = lookup
+	judge, jerr := newJudge(ctx, cfg, log) // rsp_cmd.go: the RSP plugins' handshake
+	if jerr != nil {
+		return exitConfig
+	}
 	svc := newLazyServices(cfg, log, func() (*x509.CertPool, error) { return egress.LoadRoots(getenv) })
 	svc.stop = failStop
+	svc.judge = judge
 	cfg.MCP.Version = version
 	server := mcp.New(cfg.MCP, svc, svc, log, time.Now)
 
@@ -276,6 +288,9 @@ func serve(inv invocation, cfg *config.Config, stdin io.Reader, stdout, stderr i
 		log.Warn("config_warning", "key", w.Key, "message", w.What+"; "+w.Safe)
 	}
 	log.Info("starting", "version", version, "transport", inv.transport, "engines_active", active)
+	if inv.transport == "http" {
+		return serveHTTP(ctx, cfg, server, svc, lookup, log) // serve_http.go
+	}
 	start := time.Now()
 	err := server.ServeStdio(ctx, stdin, stdout)
 	log.Info("stopped", "uptime_ms", time.Since(start).Milliseconds())
@@ -311,7 +326,8 @@ type lazyServices struct {
 	log        *slog.Logger
 	loadRoots  func() (*x509.CertPool, error)
 	categories []tool.Category
-	stop       func() // ends serving; nil: nothing to stop
+	stop       func()     // ends serving; nil: nothing to stop
+	judge      tool.Judge // the RSP plugins (rsp_cmd.go newJudge); nil: none
 	once       sync.Once
 	failed     atomic.Bool
 	search     *search.Service
@@ -347,10 +363,10 @@ func (l *lazyServices) build() bool {
 			return
 		}
 		ua := egress.UserAgent(version, l.cfg.UserAgentContact)
-		f := fetch.New(l.cfg.Fetch, fetch.Deps{Logger: l.log, Now: time.Now, Roots: roots, UserAgent: ua})
+		f := fetch.New(l.cfg.Fetch, fetch.Deps{Logger: l.log, Now: time.Now, Roots: roots, UserAgent: ua, Judge: l.judge})
 		s, err := search.New(l.cfg.Search, search.Deps{
 			Logger: l.log, Now: time.Now, Roots: roots, Proxy: l.cfg.Proxy, UserAgent: ua,
-			Returned: f.Remember,
+			Returned: f.Remember, Judge: l.judge,
 		})
 		if err != nil {
 			fail(err.Error())

@@ -37,28 +37,47 @@ func alreadyCanonicalName(s string) bool {
 		return false
 	}
 	labelStart, lastHasLetter := 0, false
-	for i := 0; i <= len(s); i++ {
-		if i == len(s) || s[i] == '.' {
+	for i := 0; i < len(s); i++ {
+		switch nameByte[s[i]] {
+		case nameLetter:
+			lastHasLetter = true
+		case nameDigit:
+		case nameDot:
 			if n := i - labelStart; n == 0 || n > maxLabelBytes {
 				return false
 			}
-			if i == len(s) {
-				break
-			}
 			labelStart, lastHasLetter = i+1, false
-			continue
-		}
-		switch c := s[i]; {
-		case c >= 'a' && c <= 'z', c == '-', c == '_':
-			lastHasLetter = true
-		case c >= '0' && c <= '9':
 		default:
 			return false
 		}
 	}
+	if n := len(s) - labelStart; n == 0 || n > maxLabelBytes {
+		return false
+	}
 	// A last label of digits, or 0x followed by hex digits, ends in a number.
 	return lastHasLetter && !endsInNumber(s[labelStart:])
 }
+
+// The classes of a byte in an already canonical name.
+const (
+	nameOther  = iota // no canonical name holds it
+	nameLetter        // a-z, '-', '_'
+	nameDigit         // 0-9
+	nameDot
+)
+
+// nameByte classes every byte for alreadyCanonicalName.
+var nameByte = func() (t [256]uint8) {
+	for c := 'a'; c <= 'z'; c++ {
+		t[c] = nameLetter
+	}
+	t['-'], t['_'] = nameLetter, nameLetter
+	for c := '0'; c <= '9'; c++ {
+		t[c] = nameDigit
+	}
+	t['.'] = nameDot
+	return t
+}()
 
 // String is the canonical text of the host.
 func (h host) String() string {

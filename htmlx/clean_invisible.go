@@ -357,16 +357,28 @@ func removeInvisible(out []byte, s string, mode spaceMode) ([]byte, int) {
 	start := len(out)
 	pendingSpace := false
 	for i := 0; i < len(s); {
-		// The common case: a run kept as written (printable ASCII, and
-		// any character of class charKeep) is copied at once.
-		if n := keptRun(s[i:]); n > 0 {
+		// The common case, printable ASCII, a byte at a time: words are
+		// short, so a call per run would cost more than it saves.
+		if c := s[i]; c >= 0x21 && c < 0x7F {
 			if pendingSpace {
 				out = append(out, ' ')
 				pendingSpace = false
 			}
-			out = append(out, s[i:i+n]...)
-			i += n
+			out = append(out, c)
+			i++
 			continue
+		} else if c >= utf8.RuneSelf {
+			// Other scripts: a run kept as written (characters of class
+			// charKeep, and the ASCII among them) is copied at once.
+			if n := keptRun(s[i:]); n > 0 {
+				if pendingSpace {
+					out = append(out, ' ')
+					pendingSpace = false
+				}
+				out = append(out, s[i:i+n]...)
+				i += n
+				continue
+			}
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
 		i += size

@@ -322,12 +322,13 @@ func (s *Service) respond(ctx context.Context, sel []picked, ends []engineEnd, r
 			continue
 		}
 		counts.add(c)
-		ids := m.engineIDs(idsOf(sel))
 		if s.set.Attribution || attributionRequired(m, sel) {
-			r.Engines = ids
+			r.Engines = m.engineIDs(idsOf(sel))
 		}
 		results = append(results, r)
-		engineOf = append(engineOf, ids[0])
+		if s.deps.Judge != nil {
+			engineOf = append(engineOf, sel[m.best.engine].sl.cfg.ID)
+		}
 	}
 	var judged []tool.Notice
 	if s.deps.Judge != nil && len(results) > 0 {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"os"
 	"strings"
@@ -113,6 +114,12 @@ func FromEnv(name string, lookup func(string) (string, bool)) (Secret, error) {
 // FileInfo says what was learnt about a secret file while reading it.
 type FileInfo struct {
 	WorldReadable bool // anyone on the host may read the file
+
+	// Perm is the file's permission bits, and Owner the user id that owns
+	// it: -1 where the platform has no such owner (Windows), and then Perm
+	// says nothing about who may read the file either.
+	Perm  fs.FileMode
+	Owner int
 }
 
 // maxFileBytes is the largest secret file FromFile reads.
@@ -156,7 +163,7 @@ func FromFile(path string) (Secret, FileInfo, error) {
 	if !st.Mode().IsRegular() {
 		return Secret{}, FileInfo{}, &fileError{"the file is not a regular file", nil}
 	}
-	info := FileInfo{WorldReadable: worldReadable(st.Mode())}
+	info := FileInfo{WorldReadable: worldReadable(st.Mode()), Perm: st.Mode().Perm(), Owner: owner(st)}
 	data, err := io.ReadAll(io.LimitReader(f, maxFileBytes+1))
 	if err != nil {
 		return Secret{}, info, &fileError{"the file cannot be read", err}

@@ -50,10 +50,11 @@ const (
 
 type memEstimate struct {
 	base, bodies, parses, sessions, cache float64 // MiB
+	plugins                               float64 // MiB: the RSP plugins' buffers (rsp.Settings.BufferBytes)
 }
 
 func (m memEstimate) totalMiB() int {
-	return int(m.base + m.bodies + m.parses + m.sessions + m.cache + 0.999)
+	return int(m.base + m.bodies + m.parses + m.sessions + m.cache + m.plugins + 0.999)
 }
 
 const mib = 1 << 20
@@ -73,6 +74,7 @@ func memoryEstimate(c *Config) memEstimate {
 	if c.CacheEnabled {
 		m.cache = float64(c.Search.CacheMaxEntries) * float64(c.Search.CacheMaxEntryBytes) / mib
 	}
+	m.plugins = float64(c.RSP.BufferBytes()) / mib
 	return m
 }
 
@@ -83,6 +85,12 @@ func MemoryLimitMiB(c *Config) int {
 	m := memoryEstimate(c)
 	m.sessions = 0 // sessions exist only over HTTP
 	return m.totalMiB() * memLimitPercent / 100
+}
+
+// HTTPMemoryLimitMiB is MemoryLimitMiB for serve --transport http: the
+// whole estimate, the sessions' share included.
+func HTTPMemoryLimitMiB(c *Config) int {
+	return memoryEstimate(c).totalMiB() * memLimitPercent / 100
 }
 
 func onOff(b bool) string { return strconv.FormatBool(b) }
@@ -139,8 +147,8 @@ func Report(c *Config) []string {
 		contact = "set"
 	}
 	add("service: structured_content=%s shutdown_ms=%s user_agent_contact=%s", onOff(c.MCP.StructuredContent), ms(c.MCP.Shutdown), contact)
-	add("service.http: bind=%s callers=%d legacy_revisions=%s max_connections=%d max_request_bytes=%d idle_timeout_s=%d max_streams=%d request_timeout_s=%d max_sessions=%d",
-		h.Bind, len(h.Callers), onOff(h.LegacyRevisions), h.MaxConnections, h.MaxRequestBytes, h.IdleTimeoutS, h.MaxStreams, h.RequestTimeoutS, h.MaxSessions)
+	add("service.http: bind=%s callers=%d%s legacy_revisions=%s max_connections=%d max_request_bytes=%d idle_timeout_s=%d max_streams=%d request_timeout_s=%d max_sessions=%d",
+		h.Bind, len(h.Callers), callerIDs(h.Callers), onOff(h.LegacyRevisions), h.MaxConnections, h.MaxRequestBytes, h.IdleTimeoutS, h.MaxStreams, h.RequestTimeoutS, h.MaxSessions)
 	add("fetch: ports=%s max_bytes=%d max_chars=%d (ceiling %d) deadline_ms=%s connect_timeout_ms=%s max_redirects=%d robots_txt=%s follow_cross_host_redirects=%s",
 		intsText(f.Policy.Ports), f.MaxBytes, f.MaxChars, f.MaxCharsCeiling, ms(f.Deadline), ms(f.ConnectTimeout), f.MaxRedirects, onOff(!f.IgnoreRobotsTxt), onOff(f.FollowCrossHostRedirects))
 	proxy := "none"
@@ -156,11 +164,24 @@ func Report(c *Config) []string {
 	add("resilience: failures_to_open=%d first_cooldown_s=%d max_cooldown_s=%d", s.FailuresToOpen, int(s.FirstCooldown/time.Second), int(s.MaxCooldown/time.Second))
 	add("limits: outbound_in_flight=%d per_engine_in_flight=%d fetches_in_flight=%d parsing_in_flight=%d strict_mode_urls=%d robots_cache_entries=%d",
 		s.OutboundInFlight, s.PerEngineInFlight, f.FetchesInFlight, f.ParsingInFlight, f.StrictModeURLs, f.RobotsCacheEntries)
+	out = append(out, rspLines(c)...)
 	out = append(out, memoryLine(c))
 	for _, w := range c.Warnings {
 		out = append(out, "warning: "+w.String())
 	}
 	return out
+}
+
+// callerIDs names the callers by id, never by token: " (ids a,b)".
+func callerIDs(cs []Caller) string {
+	if len(cs) == 0 {
+		return ""
+	}
+	ids := make([]string, len(cs))
+	for i, c := range cs {
+		ids[i] = c.ID
+	}
+	return " (ids " + strings.Join(ids, ",") + ")"
 }
 
 func levelWord(c *Config) string {
@@ -185,6 +206,9 @@ func memoryLine(c *Config) string {
 	sessions := ""
 	if c.HTTP.LegacyRevisions {
 		sessions = fmt.Sprintf(" + sessions %d", int(m.sessions+0.999))
+	}
+	if m.plugins > 0 {
+		sessions += fmt.Sprintf(" + plugins %d", int(m.plugins+0.999))
 	}
 	return fmt.Sprintf("memory: worst case about %d MiB (base %d + bodies %d + parses %d%s + cache %d MiB; %s)",
 		m.totalMiB(), int(m.base+0.999), int(m.bodies+0.999), int(m.parses+0.999), sessions, int(m.cache+0.999), note)

@@ -15,6 +15,7 @@ import (
 	"net"
 	"net/netip"
 	"net/url"
+	"os"
 	"runtime"
 	"slices"
 	"sort"
@@ -27,6 +28,7 @@ import (
 	"rypsok/fetch"
 	"rypsok/internal/mcp"
 	"rypsok/internal/tomlx"
+	"rypsok/rsp"
 	"rypsok/search"
 	"rypsok/secrets"
 	"rypsok/tool"
@@ -53,6 +55,11 @@ type Config struct {
 	LogQueries       bool
 	CacheEnabled     bool
 	Scraping         bool
+
+	// RSP is [rsp] and its plugins (rsp.go); RSPPlugins, what each plugin
+	// declared at check's handshake (SetPlugins), for Report.
+	RSP        rsp.Settings
+	RSPPlugins []rsp.PluginInfo
 
 	// Engines holds, per configured engine in identifier order, the state of
 	// its credential as check prints it.
@@ -621,6 +628,7 @@ func (l *loader) load(root *tomlx.Table, fromFile bool) *Config {
 	sc.done()
 
 	l.loadEngines(top, c)
+	l.loadRSP(top.sub("rsp"), c)
 	top.done()
 
 	// The protocol surface mirrors the search and fetch settings.
@@ -645,7 +653,7 @@ func (l *loader) load(root *tomlx.Table, fromFile bool) *Config {
 	}
 	if est := memoryEstimate(c); est.totalMiB() > memoryMaxMiB && runtime.GOOS == "linux" {
 		l.warn = append(l.warn, Warning{"memory", fmt.Sprintf("the worst case of about %d MiB is above the %d MiB MemoryMax of the documented unit", est.totalMiB(), memoryMaxMiB),
-			"lower fetch.max_bytes, limits.fetches_in_flight, limits.parsing_in_flight or service.http.max_sessions"})
+			"lower fetch.max_bytes, limits.fetches_in_flight, limits.parsing_in_flight, service.http.max_sessions or the [rsp] buffers"})
 	}
 	c.Warnings = l.warn
 	return c
@@ -786,10 +794,34 @@ func (l *loader) readToken(cl *Caller, key string, ev, fv *tomlx.Value) {
 		l.errAt(fv, key+".token_file", fmt.Sprintf("the token is shorter than %d bytes", minTokenBytes))
 		return
 	}
-	if info.WorldReadable {
-		l.warn = append(l.warn, Warning{key, "the token file is readable by everyone", "chmod 600"})
+	if msg := tokenFileProblem(info, os.Geteuid()); msg != "" {
+		l.errAt(fv, key+".token_file", msg)
+		return
 	}
 	cl.Token = tok
+}
+
+// tokenFileProblem holds a token file to mode 0600 or stricter, owned by
+// the user rypsok runs as or by root. One form more is accepted: a
+// root-owned file whose group class may read it and nothing else, which is
+// how systemd's LoadCredential hands a credential to a service user (mode
+// 0400 and an ACL entry, whose mask stat shows as the group's read bit).
+// Where files have no Unix owner (Windows) nothing is checked.
+func tokenFileProblem(info secrets.FileInfo, euid int) string {
+	if info.Owner < 0 || euid < 0 {
+		return ""
+	}
+	if info.Owner != euid && info.Owner != 0 {
+		return "the token file belongs to another user; give it to the user rypsok runs as"
+	}
+	extra := info.Perm & 0o077
+	if info.Owner == 0 && euid != 0 {
+		extra &^= 0o040
+	}
+	if extra != 0 {
+		return fmt.Sprintf("the token file's mode %04o lets other users read or change it; chmod 600", uint32(info.Perm))
+	}
+	return ""
 }
 
 func (l *loader) loadSearch(s *section, c *Config) {

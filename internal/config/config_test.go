@@ -459,20 +459,34 @@ func TestREQ_CFG_004_SecretsByReference(t *testing.T) {
 	mustRefuse(t, strings.Replace(doc, `api_key_env = "BRAVE_API_KEY"`, `api_key_env = "BRAVE_API_KEY"`+"\n"+`api_key_file = "/x"`, 1), nil, "engines.brave: give exactly one of api_key_env or api_key_file")
 	mustRefuse(t, "config_version = 1\n[engines.brave]\ntype = \"brave\"\ncategories = [\"general\"]\n", nil, "engines.brave: the brave driver needs a key")
 	mustRefuse(t, "config_version = 1\n[engines.w]\ntype = \"wikipedia\"\ncategories = [\"general\"]\napi_key_env = \"X\"\n", nil, "engines.w: the wikipedia driver takes no key")
-	// Caller tokens: an inline token is refused; a world-readable file warns.
+	// Caller tokens: an inline token is refused; a token file must be mode
+	// 0600 or stricter and belong to the user rypsok runs as (or root).
 	mustRefuse(t, "config_version = 1\n[[service.http.auth.callers]]\nid = \"a\"\ntoken = \"abc\"\n", nil, "service.http.auth.callers[0].token: give the secret by token_env or token_file")
 	tf := filepath.Join(dir, "token")
-	os.WriteFile(tf, []byte(strings.Repeat("k", 40)), 0o644)
-	os.Chmod(tf, 0o644)
-	c = mustLoad(t, "config_version = 1\n[[service.http.auth.callers]]\nid = \"ops\"\ntoken_file = \""+tf+"\"\n", nil)
-	found := false
-	for _, w := range c.Warnings {
-		if w.String() == "service.http.auth.callers[0]: the token file is readable by everyone; chmod 600" {
-			found = true
-		}
+	os.WriteFile(tf, []byte(strings.Repeat("k", 40)), 0o600)
+	tokenDoc := "config_version = 1\n[[service.http.auth.callers]]\nid = \"ops\"\ntoken_file = \"" + tf + "\"\n"
+	c = mustLoad(t, tokenDoc, nil)
+	if len(c.HTTP.Callers) != 1 || c.HTTP.Callers[0].Token.Reveal() != strings.Repeat("k", 40) {
+		t.Fatalf("callers: %+v", c.HTTP.Callers)
 	}
-	if !found {
-		t.Fatalf("no world-readable warning: %v", c.Warnings)
+	if runtime.GOOS != "windows" {
+		for _, mode := range []os.FileMode{0o644, 0o640, 0o604, 0o620} {
+			os.Chmod(tf, mode)
+			msg := mustRefuse(t, tokenDoc, nil, fmt.Sprintf("service.http.auth.callers[0].token_file: the token file's mode %04o lets other users read or change it; chmod 600", mode))
+			if strings.Contains(msg, strings.Repeat("k", 40)) {
+				t.Fatal("the message shows the token")
+			}
+		}
+		os.Chmod(tf, 0o400)
+		mustLoad(t, tokenDoc, nil)
+		if os.Geteuid() == 0 {
+			// Root may give the file away: owned by another user, refused.
+			os.Chmod(tf, 0o600)
+			if err := os.Chown(tf, 65534, 65534); err != nil {
+				t.Fatal(err)
+			}
+			mustRefuse(t, tokenDoc, nil, "service.http.auth.callers[0].token_file: the token file belongs to another user; give it to the user rypsok runs as")
+		}
 	}
 	mustRefuse(t, "config_version = 1\n[[service.http.auth.callers]]\nid = \"ops\"\ntoken_file = \""+filepath.Join(dir, "nope")+"\"\n", nil,
 		"service.http.auth.callers[0].token_file: the token file cannot be read")
@@ -596,5 +610,61 @@ func TestMemoryEstimateAboveMeasuredPeaks(t *testing.T) {
 	c := mustLoad(t, "config_version = 1\n", nil)
 	if got := memoryLine(c); got != "memory: worst case about 115 MiB (base 10 + bodies 20 + parses 70 + sessions 15 + cache 0 MiB; measured on this build, "+runtime.GOOS+"/"+runtime.GOARCH+")" {
 		t.Fatalf("memory line %q", got)
+	}
+}
+
+// TestTokenFileModeAndOwner is the rule of a token file without the file
+// system: mode 0600 or stricter, owned by the user rypsok runs as or by
+// root; a root-owned credential that systemd shares through an ACL (0440)
+// is accepted for a service user and refused to root itself.
+func TestTokenFileModeAndOwner(t *testing.T) {
+	for _, c := range []struct {
+		perm        os.FileMode
+		owner, euid int
+		ok          bool
+	}{
+		{0o600, 1000, 1000, true}, {0o400, 1000, 1000, true}, {0o700, 1000, 1000, true},
+		{0o640, 1000, 1000, false}, {0o604, 1000, 1000, false}, {0o660, 1000, 1000, false}, {0o644, 1000, 1000, false},
+		{0o600, 1001, 1000, false}, {0o400, 0, 1000, true}, {0o440, 0, 1000, true}, {0o460, 0, 1000, false},
+		{0o444, 0, 1000, false}, {0o440, 0, 0, false}, {0o600, 0, 0, true},
+		{0o644, -1, 1000, true}, // no Unix owner: nothing to check
+	} {
+		got := tokenFileProblem(secrets.FileInfo{Perm: c.perm, Owner: c.owner}, c.euid)
+		if (got == "") != c.ok {
+			t.Errorf("mode %04o owner %d euid %d: %q", c.perm, c.owner, c.euid, got)
+		}
+	}
+}
+
+// TestCheckReportNetworkMode: the service.http line names the callers by
+// id and never shows a token; a bind off loopback warns; the memory line
+// has the sessions' share while legacy_revisions is on, and not after.
+func TestCheckReportNetworkMode(t *testing.T) {
+	tokA, tokB := strings.Repeat("a1", 20), strings.Repeat("b2", 20)
+	doc := "config_version = 1\n[service.http]\nbind = \"0.0.0.0:8737\"\nallowed_hosts = [\"rypsok.example\"]\nmax_sessions = 2048\n" +
+		"[[service.http.auth.callers]]\nid = \"mimlys\"\ntoken_env = \"TOK_A\"\n[[service.http.auth.callers]]\nid = \"ops\"\ntoken_env = \"TOK_B\"\n"
+	vars := map[string]string{"TOK_A": tokA, "TOK_B": tokB}
+	c := mustLoad(t, doc, vars)
+	text := strings.Join(Report(c), "\n")
+	for _, want := range []string{
+		"service.http: bind=0.0.0.0:8737 callers=2 (ids mimlys,ops) legacy_revisions=true max_connections=64 max_request_bytes=65536 idle_timeout_s=60 max_streams=16 request_timeout_s=30 max_sessions=2048",
+		"+ sessions 120 ",
+		"warning: service.http.bind: the bind is not loopback: the listener speaks plain HTTP, so tokens and traffic cross the network unencrypted; bind loopback behind a TLS-terminating proxy",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("report lacks %q\n%s", want, text)
+		}
+	}
+	for _, never := range []string{tokA[:8], tokB[:8], "TOK_A", "rypsok.example"} {
+		if strings.Contains(text, never) {
+			t.Errorf("report shows %q", never)
+		}
+	}
+	if got, want := HTTPMemoryLimitMiB(c)-MemoryLimitMiB(c), 100; got < want {
+		t.Errorf("the HTTP soft limit is only %d MiB above stdio's with 2048 sessions", got)
+	}
+	c = mustLoad(t, strings.Replace(doc, "max_sessions = 2048", "legacy_revisions = false", 1), vars)
+	if text := strings.Join(Report(c), "\n"); strings.Contains(text, "sessions") && strings.Contains(text, "+ sessions") {
+		t.Errorf("a session share without legacy revisions:\n%s", text)
 	}
 }

@@ -3,6 +3,9 @@
 // writes a configuration whose wikipedia engine points at it, starts
 // `rypsok serve` as an agent runtime would, and shows each call and answer.
 //
+// Step 7 does the same search and page read against hostile content with
+// two RSP security plugins configured (rsp.go).
+//
 // Usage: go run ./scripts/demo [-bin bin/rypsok]
 package main
 
@@ -51,6 +54,7 @@ func articles() []standin.Article {
 }
 
 func main() {
+	servePlugin() // rsp.go: started as the demo's injection plugin, it answers one call and exits
 	bin := flag.String("bin", "bin/rypsok", "the rypsok binary")
 	flag.Parse()
 	if err := run(*bin, os.Stdout); err != nil {
@@ -174,7 +178,7 @@ base_url = "%s/w/api.php"
 			fmt.Fprintf(out, "  %s\n", l)
 		}
 	}
-	return nil
+	return rspStep(bin, 7, out) // rsp.go
 }
 
 func firstResultURL(msg map[string]any) string {

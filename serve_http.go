@@ -1,0 +1,105 @@
+package main
+
+// serve_http.go is network mode: serve --transport http. serve builds what
+// both transports share (the trust check, the memory limit, the lazy
+// services, the protocol server, the start-up lines) and hands the server
+// here, where it is bound with the [service.http] settings and served until
+// SIGTERM or an interrupt.
+
+import (
+	"context"
+	"log/slog"
+	"net/netip"
+	"runtime/debug"
+	"strings"
+	"syscall"
+	"time"
+
+	"rypsok/internal/config"
+	"rypsok/internal/mcp"
+)
+
+// serveHTTP binds the listener and serves until ctx ends (SIGTERM, an
+// interrupt, or services that could not be built). A setting the listener
+// refuses, or an address that cannot be bound, is logged startup_failed
+// with the key and is exit 1; a graceful stop is exit 0.
+func serveHTTP(ctx context.Context, cfg *config.Config, server *mcp.Server, svc *lazyServices, lookup func(string) (string, bool), log *slog.Logger) int {
+	if v, ok := lookup("GOMEMLIMIT"); !ok || v == "" {
+		// Sessions exist over HTTP: the soft limit counts their share.
+		limit := config.HTTPMemoryLimitMiB(cfg)
+		debug.SetMemoryLimit(int64(limit) << 20)
+		log.Debug("memory_limit", "mib", limit)
+	}
+	set := httpSettings(cfg)
+	l, err := server.ListenHTTP(set)
+	for i := range set.Callers {
+		clear(set.Callers[i].Token) // the listener keeps digests only
+	}
+	if err != nil {
+		key, reason := startupFailure(err)
+		log.Error("startup_failed", "key", key, "reason", reason)
+		return exitConfig
+	}
+	start := time.Now()
+	err = l.Serve(ctx)
+	log.Info("stopped", "uptime_ms", time.Since(start).Milliseconds())
+	if err != nil || svc.failed.Load() {
+		return exitRuntime
+	}
+	return exitOK
+}
+
+// httpSettings turns [service.http] and its callers into the listener's
+// settings. The tokens are copied as bytes; they are never logged.
+func httpSettings(cfg *config.Config) mcp.HTTPSettings {
+	h := cfg.HTTP
+	set := mcp.HTTPSettings{
+		Bind:              h.Bind,
+		AllowedHosts:      h.AllowedHosts,
+		AllowedOrigins:    h.AllowedOrigins,
+		NoLegacyRevisions: !h.LegacyRevisions,
+		MaxConnections:    h.MaxConnections,
+		MaxRequestBytes:   h.MaxRequestBytes,
+		IdleTimeout:       time.Duration(h.IdleTimeoutS) * time.Second,
+		MaxStreams:        h.MaxStreams,
+		RequestTimeout:    time.Duration(h.RequestTimeoutS) * time.Second,
+		MaxSessions:       h.MaxSessions,
+	}
+	// allowed_hosts empty means the loopback names and the bind host (the
+	// book's [service.http] table); 0.0.0.0 and :: need the list, which
+	// the configuration already requires.
+	if ap, err := netip.ParseAddrPort(h.Bind); err == nil && len(set.AllowedHosts) == 0 &&
+		!ap.Addr().IsLoopback() && !ap.Addr().IsUnspecified() {
+		set.AllowedHosts = []string{h.Bind}
+	}
+	for _, c := range h.Callers {
+		set.Callers = append(set.Callers, mcp.HTTPCaller{ID: c.ID, Token: []byte(c.Token.Reveal())})
+	}
+	return set
+}
+
+// startupFailure splits an error of ListenHTTP into the key it names and a
+// reason that repeats no value: a bind error says what failed, never the
+// address.
+func startupFailure(err error) (key, reason string) {
+	key, reason, found := strings.Cut(err.Error(), ": ")
+	if !found || !strings.HasPrefix(key, "service.http") {
+		key, reason = "service.http", "the listener could not be started"
+	}
+	if key != "service.http.bind" {
+		return key, reason
+	}
+	// The listener wraps the cause as text: match the system's words.
+	msg := err.Error()
+	switch {
+	case strings.Contains(msg, syscall.EADDRINUSE.Error()):
+		return key, "the address is already in use"
+	case strings.Contains(msg, syscall.EACCES.Error()):
+		return key, "binding the address is not permitted"
+	case strings.Contains(msg, syscall.EADDRNOTAVAIL.Error()):
+		return key, "the address is not one of this host's"
+	case strings.Contains(msg, "missing port"), strings.Contains(msg, "too many colons"):
+		return key, "expected an address and port such as 127.0.0.1:8737"
+	}
+	return key, "the address cannot be bound"
+}

@@ -33,6 +33,8 @@ import (
 type httpRun struct {
 	cmd  *exec.Cmd
 	addr string // host:port from the listening line
+	// listeningFirst: the listening line was the log's first (Tutorial 4).
+	listeningFirst bool
 	mu   sync.Mutex
 	logs []string // every stderr line so far
 	done chan struct{}
@@ -96,6 +98,9 @@ func startHTTP(t *testing.T, cfg, certFile string, env ...string) *httpRun {
 			r.mu.Unlock()
 			var m map[string]any
 			if json.Unmarshal([]byte(line), &m) == nil && m["event"] == "listening" {
+				r.mu.Lock()
+				r.listeningFirst = len(r.logs) == 1
+				r.mu.Unlock()
 				listening <- m["address"].(string)
 			}
 		}
@@ -197,6 +202,9 @@ func TestREQ_MCP_003_NetworkModeEndToEnd(t *testing.T) {
 	tok := newToken(t)
 	run := startHTTP(t, httpConfig(t, cfg, "", "", "mimlys", "RYPSOK_TOKEN_MIMLYS"), s.CertFile, "RYPSOK_TOKEN_MIMLYS="+tok)
 	c := &http.Client{Timeout: 10 * time.Second}
+	if !run.listeningFirst {
+		t.Fatalf("listening is not the log's first line:\n%s", run.stderr())
+	}
 
 	resp, b := mcpPost(t, c, run.addr, tok, "server/discover", "", "")
 	if resp.StatusCode != 200 {

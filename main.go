@@ -272,6 +272,15 @@ func serve(inv invocation, cfg *config.Config, stdin io.Reader, stdout, stderr i
 	svc.judge = judge
 	cfg.MCP.Version = version
 	server := mcp.New(cfg.MCP, svc, svc, log, time.Now)
+	// Network mode binds first, so that listening is the log's first line
+	// (Tutorial 4) and a bind that fails is said before anything else.
+	var listener *mcp.Listener
+	if inv.transport == "http" {
+		var code int
+		if listener, code = bindHTTP(cfg, server, lookup, log); listener == nil { // serve_http.go
+			return code
+		}
+	}
 
 	active := 0
 	for _, e := range cfg.Engines {
@@ -288,8 +297,8 @@ func serve(inv invocation, cfg *config.Config, stdin io.Reader, stdout, stderr i
 		log.Warn("config_warning", "key", w.Key, "message", w.What+"; "+w.Safe)
 	}
 	log.Info("starting", "version", version, "transport", inv.transport, "engines_active", active)
-	if inv.transport == "http" {
-		return serveHTTP(ctx, cfg, server, svc, lookup, log) // serve_http.go
+	if listener != nil {
+		return serveHTTP(ctx, listener, svc, log)
 	}
 	start := time.Now()
 	err := server.ServeStdio(ctx, stdin, stdout)

@@ -19,11 +19,10 @@ import (
 	"rypsok/internal/mcp"
 )
 
-// serveHTTP binds the listener and serves until ctx ends (SIGTERM, an
-// interrupt, or services that could not be built). A setting the listener
-// refuses, or an address that cannot be bound, is logged startup_failed
-// with the key and is exit 1; a graceful stop is exit 0.
-func serveHTTP(ctx context.Context, cfg *config.Config, server *mcp.Server, svc *lazyServices, lookup func(string) (string, bool), log *slog.Logger) int {
+// bindHTTP binds the listener of network mode, which logs listening. A
+// setting the listener refuses, or an address that cannot be bound, is
+// logged startup_failed with the key: no listener, and exit code 1.
+func bindHTTP(cfg *config.Config, server *mcp.Server, lookup func(string) (string, bool), log *slog.Logger) (*mcp.Listener, int) {
 	if v, ok := lookup("GOMEMLIMIT"); !ok || v == "" {
 		// Sessions exist over HTTP: the soft limit counts their share.
 		limit := config.HTTPMemoryLimitMiB(cfg)
@@ -38,10 +37,17 @@ func serveHTTP(ctx context.Context, cfg *config.Config, server *mcp.Server, svc 
 	if err != nil {
 		key, reason := startupFailure(err)
 		log.Error("startup_failed", "key", key, "reason", reason)
-		return exitConfig
+		return nil, exitConfig
 	}
+	return l, exitOK
+}
+
+// serveHTTP serves on the bound listener until ctx ends (SIGTERM, an
+// interrupt, or services that could not be built), then drains within
+// shutdown_ms: exit 0, or 3 when the services failed.
+func serveHTTP(ctx context.Context, l *mcp.Listener, svc *lazyServices, log *slog.Logger) int {
 	start := time.Now()
-	err = l.Serve(ctx)
+	err := l.Serve(ctx)
 	log.Info("stopped", "uptime_ms", time.Since(start).Milliseconds())
 	if err != nil || svc.failed.Load() {
 		return exitRuntime

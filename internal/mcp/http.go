@@ -68,7 +68,7 @@ const (
 
 // The log events and counter reasons of the listener.
 const (
-	eventListening    = "listening"     // info, first: address, callers
+	eventListening    = "listening"     // info, at the bind, so first of the transport's lines: address, callers
 	eventHTTPRefused  = "http_refused"  // warn: reason, family
 	eventAcceptFailed = "accept_failed" // warn, at most once per 10 s
 
@@ -172,6 +172,8 @@ func (s *Server) ListenHTTP(set HTTPSettings) (*Listener, error) {
 		},
 		ErrorLog: log.New(discardWriter{}, "", 0),
 	}
+	// Bound is listening: the kernel queues connections from here on.
+	s.log.Info(eventListening, "address", l.Addr().String(), "callers", len(l.callers))
 	return l, nil
 }
 
@@ -211,11 +213,10 @@ func (l *Listener) Addr() net.Addr { return l.gate.Addr() }
 
 // Serve serves until ctx is cancelled (SIGTERM), then stops accepting,
 // lets the requests in flight finish until Settings.Shutdown, cancels what
-// is left and returns nil. It logs listening first.
+// is left and returns nil. ListenHTTP logged listening when it bound.
 func (l *Listener) Serve(ctx context.Context) error {
 	end := l.srv.startServing()
 	defer end()
-	l.srv.log.Info(eventListening, "address", l.Addr().String(), "callers", len(l.callers))
 	errc := make(chan error, 1)
 	go func() { errc <- l.hs.Serve(l.gate) }()
 	select {

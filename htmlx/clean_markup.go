@@ -181,7 +181,9 @@ func skipTagSpace(s string, p int) int {
 func isTagSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r' }
 
 // rawTextEnd finds where the raw text of element name ends: at "</name"
-// followed by a space, '/' or '>', case-insensitively, or at the end.
+// followed by a space, '/' or '>', case-insensitively, or at the end of s.
+// "</name" with nothing after it is raw text still, as the tokenizer reads
+// it (its end-tag check needs the character that follows the name).
 func rawTextEnd(s string, p int, name string) int {
 	for {
 		q := strings.Index(s[p:], "</")
@@ -190,7 +192,7 @@ func rawTextEnd(s string, p int, name string) int {
 		}
 		q += p
 		e := q + 2 + len(name)
-		if e <= len(s) && strings.EqualFold(s[q+2:e], name) && (e == len(s) || isTagSpace(s[e]) || s[e] == '/' || s[e] == '>') {
+		if e < len(s) && strings.EqualFold(s[q+2:e], name) && (isTagSpace(s[e]) || s[e] == '/' || s[e] == '>') {
 			return q
 		}
 		p = q + 2

@@ -191,7 +191,7 @@ func TestREQ_MCP_003_Status404(t *testing.T) {
 			t.Errorf("%s %s: %d", r.method, r.path, got.status)
 		}
 	}
-	r := tl.post(c, "", modern(7, "resources/list", ""), nil)
+	r := tl.post(c, "", modern(7, "completion/complete", ""), nil)
 	if r.status != 404 || r.errCode(t) != codeMethodNotFound {
 		t.Errorf("unknown method: %d %s", r.status, r.body)
 	}

@@ -32,7 +32,7 @@ func TestREQ_MCP_002_JSONRPCErrors(t *testing.T) {
 		{"wrong jsonrpc", `{"jsonrpc":"1.0","id":"a","method":"ping"}`, codeInvalidRequest, "a"},
 		{"method not a string", `{"jsonrpc":"2.0","id":8,"method":5}`, codeInvalidRequest, 8.0},
 		{"no method", `{"jsonrpc":"2.0","id":9}`, codeInvalidRequest, 9.0},
-		{"unknown method", modern(10, "resources/list", ""), codeMethodNotFound, 10.0},
+		{"unknown method", modern(10, "completion/complete", ""), codeMethodNotFound, 10.0},
 		{"unknown method without meta", `{"jsonrpc":"2.0","id":11,"method":"prompts/list"}`, codeMethodNotFound, 11.0},
 		{"params not an object", `{"jsonrpc":"2.0","id":12,"method":"ping","params":[1]}`, codeInvalidParams, 12.0},
 		{"tools/call name missing", modern(13, "tools/call", `"arguments":{}`), codeInvalidParams, 13.0},
@@ -339,4 +339,35 @@ func TestREQ_MCP_002_DuplicateIDInFlight(t *testing.T) {
 		t.Fatalf("first call: %v", m)
 	}
 	s.noAnswer(100 * time.Millisecond)
+}
+
+// TestREQ_MCP_002_ListsOfUndeclaredCapabilitiesAreEmpty: rypsok declares
+// only tools, but a client of the 2026-07-28 revision that asks for prompts,
+// resources or resource templates anyway gets an empty list with the
+// caching hints (the revision's caching rule for those methods), so that it
+// caches "nothing" instead of asking again; a handshake revision answers
+// -32601, as before.
+func TestREQ_MCP_002_ListsOfUndeclaredCapabilitiesAreEmpty(t *testing.T) {
+	for method, key := range map[string]string{"prompts/list": "prompts", "resources/list": "resources", "resources/templates/list": "resourceTemplates"} {
+		s := startSession(t, newTestServer(t, testSettings(), &fakeSearch{}, &fakeFetch{}, nil, nil))
+		s.send(modern(1, method, ""))
+		m := s.recvMsg()
+		r, ok := m["result"].(map[string]any)
+		if !ok {
+			t.Fatalf("%s: %v", method, m)
+		}
+		if list, ok := r[key].([]any); !ok || len(list) != 0 || r["ttlMs"] == nil || r["cacheScope"] != "public" || r["resultType"] != "complete" {
+			t.Fatalf("%s: result %v", method, r)
+		}
+		if _, ok := r["_meta"].(map[string]any); !ok {
+			t.Fatalf("%s: no serverInfo in _meta: %v", method, r)
+		}
+	}
+	s := startSession(t, newTestServer(t, testSettings(), &fakeSearch{}, &fakeFetch{}, nil, nil))
+	s.send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`)
+	s.recvMsg()
+	s.send(`{"jsonrpc":"2.0","id":2,"method":"prompts/list"}`)
+	if e, ok := s.recvMsg()["error"].(map[string]any); !ok || e["code"] != float64(codeMethodNotFound) {
+		t.Fatal("a handshake revision must answer prompts/list with -32601")
+	}
 }

@@ -205,7 +205,8 @@ func (ss *session) handleNotification(m *message) {
 // safeMethod keeps a method name for a log line only when it is one of ours.
 func safeMethod(m string) string {
 	switch m {
-	case "initialize", "ping", "server/discover", "tools/list", "tools/call":
+	case "initialize", "ping", "server/discover", "tools/list", "tools/call",
+		"prompts/list", "resources/list", "resources/templates/list":
 		return m
 	}
 	return "other"
@@ -346,6 +347,12 @@ func (ss *session) serve(m *message, rev *revision) {
 		ss.reply(m.id, ss.srv.catalog.forRevision(rev).toolsListTail)
 	case "tools/call":
 		ss.startCall(m, rev)
+	case "prompts/list", "resources/list", "resources/templates/list":
+		if !rev.cacheHints {
+			ss.replyError(m.id, methodNotFound())
+			return
+		}
+		ss.reply(m.id, resultTail(ss.srv.catalog.emptyList(rev, emptyLists[m.method])))
 	default:
 		ss.replyError(m.id, methodNotFound())
 	}

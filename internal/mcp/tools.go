@@ -277,6 +277,26 @@ func (c *catalog) listResult(r *revision, structured bool, version string) jsonO
 	return o
 }
 
+// emptyList is the result of a list method of a capability rypsok does not
+// declare (prompts, resources, resource templates) under a revision with
+// caching hints: an empty list with the hints, so that a client or a
+// caching proxy that asks anyway caches "nothing here" instead of retrying.
+// key is the result's list member.
+func (c *catalog) emptyList(r *revision, key string) []byte {
+	o := jsonObj{{"resultType", "complete"}, {key, []jsonObj{}},
+		{"ttlMs", cacheTTLMs}, {"cacheScope", cacheScopePublic}}
+	if r.serverInfoMeta {
+		o = append(o, member{"_meta", jsonObj{{metaServerInfo, serverInfo(c.settings.Version)}}})
+	}
+	return mustJSON(o)
+}
+
+// emptyLists are the list methods answered by emptyList, with their
+// result's member.
+var emptyLists = map[string]string{
+	"prompts/list": "prompts", "resources/list": "resources", "resources/templates/list": "resourceTemplates",
+}
+
 // definition writes the tool as revision r defines a Tool. Without
 // structured content there is no output schema either: a client would
 // otherwise expect structuredContent in every result.

@@ -621,7 +621,7 @@ func (l *Listener) serveStateless(ctx context.Context, w http.ResponseWriter, r 
 		return
 	}
 	switch m.method {
-	case "server/discover", "tools/list", "tools/call":
+	case "server/discover", "tools/list", "tools/call", "prompts/list", "resources/list", "resources/templates/list":
 	default:
 		rpcRefusal(w, http.StatusNotFound, m.id, methodNotFound())
 		return

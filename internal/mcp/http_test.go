@@ -700,3 +700,16 @@ func TestREQ_SEC_018_DefaultHTTPSettings(t *testing.T) {
 		t.Errorf("LIM-H7 %d", maxHeaderBlock)
 	}
 }
+
+// TestREQ_MCP_003_ListsOfUndeclaredCapabilitiesOverHTTP: the empty lists of
+// the stateless revision are answered over HTTP too, 200 with the hints.
+func TestREQ_MCP_003_ListsOfUndeclaredCapabilitiesOverHTTP(t *testing.T) {
+	tl := startListener(t, newTestServer(t, testSettings(), &fakeSearch{}, &fakeFetch{}, nil, nil), testHTTPSettings())
+	c := h1Client(t)
+	for _, method := range []string{"prompts/list", "resources/list", "resources/templates/list"} {
+		r := tl.post(c, "", modern(1, method, ""), nil)
+		if r.status != 200 || !strings.Contains(r.body, `"ttlMs":`) || !strings.Contains(r.body, `"cacheScope":"public"`) {
+			t.Fatalf("%s: %d %s", method, r.status, r.body)
+		}
+	}
+}

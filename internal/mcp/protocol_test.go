@@ -177,7 +177,7 @@ func TestREQ_MCP_006_ServerDiscover(t *testing.T) {
 	got := string(s.recv())
 	want := `{"jsonrpc":"2.0","id":"discover-1","result":{"resultType":"complete",` +
 		`"supportedVersions":["2026-07-28","2025-11-25","2025-06-18","2025-03-26","2024-11-05"],` +
-		`"capabilities":{"tools":{}},"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"rypsok","version":"0.0.0-test"}},` +
+		`"capabilities":{"tools":{},"prompts":{},"resources":{}},"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"rypsok","version":"0.0.0-test"}},` +
 		`"instructions":` + jsonText(instructions) + `,"ttlMs":300000,"cacheScope":"public"}}`
 	if got != want {
 		t.Errorf("discover:\n got %s\nwant %s", got, want)

@@ -212,10 +212,14 @@ func newCatalog(s Settings, served []tool.Category, search Searcher, fetch Fetch
 
 	c.settings = s
 	c.encoded = make([]encodedRevision, len(revisions))
+	// The stateless revision's discovery declares prompts and resources
+	// as well as tools: their list methods answer, with nothing in them
+	// (emptyList), and a server that answers them must declare them.
+	discovered := jsonObj{{"tools", jsonObj{}}, {"prompts", jsonObj{}}, {"resources", jsonObj{}}}
 	c.discoverTail = resultTail(mustJSON(jsonObj{
 		{"resultType", "complete"},
 		{"supportedVersions", supportedVersions()},
-		{"capabilities", jsonObj{{"tools", jsonObj{}}}},
+		{"capabilities", discovered},
 		{"_meta", jsonObj{{metaServerInfo, serverInfo(s.Version)}}},
 		{"instructions", instructions},
 		{"ttlMs", cacheTTLMs},
@@ -224,7 +228,7 @@ func newCatalog(s Settings, served []tool.Category, search Searcher, fetch Fetch
 	c.discoverStatelessTail = resultTail(mustJSON(jsonObj{
 		{"resultType", "complete"},
 		{"supportedVersions", statelessVersions()},
-		{"capabilities", jsonObj{{"tools", jsonObj{}}}},
+		{"capabilities", discovered},
 		{"_meta", jsonObj{{metaServerInfo, serverInfo(s.Version)}}},
 		{"instructions", instructions},
 		{"ttlMs", cacheTTLMs},

@@ -37,9 +37,15 @@ var ErrNothingExtracted = errors.New("htmlx: nothing could be extracted")
 // as Markdown, led by the article's headline. Scripts, styles, templates,
 // comments, form controls, embedded and hidden content never reach it;
 // navigation, page headers and footers, sidebars, comments, share bars,
-// link lists and teaser cards are left out. Links are made absolute
-// against base (or the document's <base href>, when it is http(s)) and
-// kept only when http(s); images contribute their alternative text.
+// link lists and teaser cards are left out. Content made of many blocks
+// (the posts of a thread, the rows of a listing, the cards of a
+// collection, the sections of a service page) is kept together. The
+// page's structured data (application/ld+json, read as data and never
+// run) stands in for content a page renders only with scripts, and adds
+// a product's description or a question's answers the markup lacks.
+// Links are made absolute against base (or the document's <base href>,
+// when it is http(s)) and kept only when http(s); images contribute their
+// alternative text, unless the words beside them say it already.
 //
 // The bounds are enforced while parsing: the parse stops at the first
 // element beyond lim.MaxDepth levels or the first node beyond
@@ -281,8 +287,8 @@ func newExtractor(t *tree, title string) *extractor {
 // its chrome, then to the whole page, before giving up.
 func extractMain(t *tree, base *url.URL, title string) string {
 	x := newExtractor(t, title)
-	root := x.chooseRoot()
-	drop := x.prune(root)
+	root, lenient := x.contentRoot(x.chooseRoot())
+	drop := x.prune(root, lenient)
 	h := x.headline(root)
 	if h != nilNode && x.within(h, root) {
 		// the headline leads, wherever the page put it
@@ -292,12 +298,19 @@ func extractMain(t *tree, base *url.URL, title string) string {
 	if h != nilNode {
 		head = x.headlineMarkdown(h)
 	}
-	md := renderMarkdown(t, x.st, drop, root, base, title, head)
+	// repeats are left out of content made of many blocks, and of pages
+	// that are not articles (an article may repeat a line on purpose)
+	md := renderMarkdownOpt(t, x.st, drop, root, base, title, head, lenient || !x.declaredArticle())
 	if md == "" && root != 0 {
-		md = renderMarkdown(t, x.st, x.prune(0), 0, base, title, "")
+		md = renderMarkdown(t, x.st, x.prune(0, false), 0, base, title, "")
 	}
 	if md == "" {
 		md = renderMarkdown(t, x.st, nil, 0, base, title, "")
+	}
+	if len(t.ldjson) > 0 {
+		// the page's structured data finds the content of a page
+		// rendered by scripts, and completes what the markup hides
+		md = completeFromStructured(md, structuredText(t.ldjson))
 	}
 	return md
 }
@@ -666,10 +679,23 @@ func (x *extractor) related(a, b int32) bool {
 
 // prune marks what is left out inside the chosen root: chrome that is
 // not most of the root's prose, and link lists without prose.
-func (x *extractor) prune(root int32) []bool {
+//
+// Chrome is kept where it is the content: posts named as comments in a
+// thread (isThread), elements of one chrome class that together hold
+// most of the prose or make a run of prose cards (repeatedChrome), and
+// tab or accordion panels that read as prose (proseInChrome).
+//
+// lenient prunes a root made of many blocks (a mass root, a repeated
+// set): link lists, card groups and what is chrome by a class alone
+// (promo cards, related items) are its content there, and only the
+// page's frame is left out (frameChrome); its first and last items are
+// not an article's byline and share bar, so the edges are not trimmed.
+func (x *extractor) prune(root int32, lenient bool) []bool {
 	nodes := x.t.nodes
 	drop := make([]bool, len(nodes))
 	rootGood := x.st[root].good
+	thread := x.isThread(root)
+	kept := x.repeatedChrome(root)
 	for i := int(root) + 1; i < len(nodes); i++ {
 		nd := &nodes[i]
 		if drop[nd.parent] {
@@ -680,11 +706,11 @@ func (x *extractor) prune(root int32) []bool {
 			continue
 		}
 		s := &x.st[i]
-		if x.negative[i] && s.good*2 <= rootGood {
+		if x.negative[i] && s.good*2 <= rootGood && !x.chromeIsContent(int32(i), thread, kept, lenient) {
 			drop[i] = true
 			continue
 		}
-		if s.chars > 0 && s.good == 0 && s.linkChars*2 > s.chars && s.bits&bitHasBlock != 0 {
+		if !lenient && s.chars > 0 && s.good == 0 && s.linkChars*2 > s.chars && s.bits&bitHasBlock != 0 {
 			drop[i] = true
 			continue
 		}
@@ -692,7 +718,24 @@ func (x *extractor) prune(root int32) []bool {
 			drop[i] = true
 		}
 	}
-	x.dropCardGroups(root, drop)
-	x.trimEdges(root, drop)
+	if !lenient {
+		x.dropCardGroups(root, drop)
+		x.trimEdges(root, drop)
+	}
 	return drop
+}
+
+// chromeIsContent reports a chrome element inside the root that prune
+// keeps (see prune).
+func (x *extractor) chromeIsContent(i int32, thread bool, kept map[cardKey]bool, lenient bool) bool {
+	nd := &x.t.nodes[i]
+	switch {
+	case thread && x.onlyComment(i):
+		return true
+	case kept[cardKey{nd.tag, nd.class}]:
+		return true
+	case x.proseInChrome(i):
+		return true
+	}
+	return lenient && !x.frameChrome(i)
 }

@@ -40,11 +40,43 @@ var extractFuzzSeeds = []string{
 	"<table><tr><td><table><tr><td>inner</table></table>",
 }
 
+// styleDisplayNone reports an inline style with the declaration
+// display:none: the property starts the style or follows a ';' (so
+// "0display:none" is another property), and the value ends there
+// ("display:none0" is no value). Neither hides anything.
+func styleDisplayNone(style string) bool {
+	v := strings.ToLower(strings.Join(strings.Fields(style), ""))
+	for at := 0; ; {
+		i := strings.Index(v[at:], "display:none")
+		if i < 0 {
+			return false
+		}
+		i += at
+		end := i + len("display:none")
+		startsDeclaration := i == 0 || v[i-1] == ';'
+		if startsDeclaration && (end == len(v) || v[end] == ';' || v[end] == '!') {
+			return true
+		}
+		at = end
+	}
+}
+
+// isLDJSONScript reports a script of type application/ld+json.
+func isLDJSONScript(n *html.Node) bool {
+	for _, a := range n.Attr {
+		if a.Key == "type" && strings.EqualFold(strings.TrimSpace(a.Val), "application/ld+json") {
+			return true
+		}
+	}
+	return false
+}
+
 // oracleHiddenWords parses doc with the standard HTML parser and returns
 // the words of six or more letters that only occur in text a browser
 // would not show (scripts, styles, templates, form fields, the title,
-// elements with hidden, aria-hidden or display:none), never in shown text
-// or in an attribute the Markdown may carry (alt, href, class).
+// elements with hidden, aria-hidden or display:none), never in shown text,
+// in an attribute the Markdown may carry (alt, href, class) or in the
+// structured data (application/ld+json) extraction may state.
 func oracleHiddenWords(doc string) []string {
 	root, err := html.Parse(strings.NewReader(doc))
 	if err != nil {
@@ -70,6 +102,15 @@ func oracleHiddenWords(doc string) []string {
 			}
 			continue
 		case html.ElementNode:
+			if n.DataAtom == atom.Script && !hid && isLDJSONScript(n) {
+				// structured data the page states about itself: its
+				// text may stand in for content the markup lacks
+				for c := n.FirstChild; c != nil; c = c.NextSibling {
+					shown.WriteString(c.Data)
+					shown.WriteByte(' ')
+				}
+				continue
+			}
 			switch n.DataAtom {
 			case atom.Script, atom.Style, atom.Template, atom.Noscript, atom.Textarea,
 				atom.Title, atom.Select, atom.Option, atom.Iframe, atom.Noembed, atom.Noframes:
@@ -84,7 +125,7 @@ func oracleHiddenWords(doc string) []string {
 						hid = true
 					}
 				case "style":
-					if strings.Contains(strings.ToLower(strings.Join(strings.Fields(a.Val), "")), "display:none") {
+					if styleDisplayNone(a.Val) {
 						hid = true
 					}
 				case "alt", "href", "class", "data-lang", "data-language":

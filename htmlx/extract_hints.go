@@ -72,8 +72,7 @@ func tokenHints(w []byte) uint32 {
 		"discussion", "discuss", "conversation", "feedback", "review",
 		"reviews", "testimonials":
 		return hintComment
-	case "sidebar", "rail", "widget", "widgets", "aside", "sidecol",
-		"secondary":
+	case "sidebar", "rail", "aside", "sidecol":
 		return hintSidebar
 	case "related", "recommended", "recommendations", "trending",
 		"popular", "mostread", "mostpopular", "recirc", "recirculation",
@@ -205,6 +204,7 @@ func classHints(val []byte, scratch *[]byte) uint32 {
 	packed := 0
 	start := -1
 	skipNext := false
+	first := true // the token starts a class name
 	for i := 0; i <= len(low); i++ {
 		alnum := i < len(low) && (('a' <= low[i] && low[i] <= 'z') || ('0' <= low[i] && low[i] <= '9'))
 		if alnum {
@@ -216,11 +216,14 @@ func classHints(val []byte, scratch *[]byte) uint32 {
 		if start < 0 {
 			if i < len(low) && (low[i] == ' ' || low[i] == '\t' || low[i] == '\n') {
 				skipNext = false
+				first = true
 			}
 			continue
 		}
 		w := low[start:i]
 		start = -1
+		lead := first
+		first = i < len(low) && (low[i] == ' ' || low[i] == '\t' || low[i] == '\n')
 		if skipNext {
 			skipNext = false
 			continue
@@ -231,6 +234,12 @@ func classHints(val []byte, scratch *[]byte) uint32 {
 			continue
 		}
 		bits |= tokenHints(w)
+		if lead && (string(w) == "widget" || string(w) == "widgets") {
+			// "widget", "widget_text", "widget-area": a sidebar's
+			// parts; inside a name ("elementor-widget-text-editor")
+			// the word is a page builder's unit of content
+			bits |= hintSidebar
+		}
 		packed += copy(low[packed:], w)
 		if i < len(low) && (low[i] == ' ' || low[i] == '\t' || low[i] == '\n') {
 			// a new class name: keep compounds from spanning two
@@ -241,6 +250,11 @@ func classHints(val []byte, scratch *[]byte) uint32 {
 		}
 	}
 	low = low[:packed]
+	if string(low) == "secondary" {
+		// id="secondary", the second column of many themes; among other
+		// classes the word names a colour or a weight ("text-secondary")
+		bits |= hintSidebar
+	}
 	bits |= compoundHints(low)
 	if bits&hintEmbed != 0 {
 		bits &^= hintShare
@@ -562,4 +576,29 @@ func textCounts(s string) (chars, punct int) {
 		chars++
 	}
 	return chars, punct
+}
+
+// minSlugWords is the number of words from which an id reads as a slug
+// of a heading rather than a name.
+const minSlugWords = 4
+
+// slugLike reports an id of minSlugWords or more words joined by
+// hyphens or underscores: the anchor of a heading.
+func slugLike(val []byte) bool {
+	words, in := 0, false
+	for _, c := range val {
+		switch {
+		case c == '-' || c == '_':
+			in = false
+		case ('a' <= c && c <= 'z') || ('A' <= c && c <= 'Z') || ('0' <= c && c <= '9') || c >= 0x80:
+			if !in {
+				words++
+				in = true
+			}
+		default:
+			// a space, a colon, a dot: not a slug
+			return false
+		}
+	}
+	return words >= minSlugWords
 }

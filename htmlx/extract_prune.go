@@ -54,7 +54,22 @@ func (x *extractor) dropCardGroups(root int32, drop []bool) {
 	counts := map[cardKey]int{}
 	cards := map[cardKey]int{}
 	goods := map[cardKey]int32{}
+	// the prose of each kind of element over the whole root: cards that
+	// repeat in many groups (the sections of a review index) are the
+	// content when together they hold most of it
+	total := map[cardKey]int32{}
 	stack := []int32{root}
+	for len(stack) > 0 {
+		i := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for c := nodes[i].first; c != nilNode; c = nodes[c].next {
+			if cn := &nodes[c]; cn.kind == kindElement && !drop[c] && x.st[c].good > 0 {
+				total[cardKey{cn.tag, cn.class}] += x.st[c].good
+				stack = append(stack, c)
+			}
+		}
+	}
+	stack = append(stack[:0], root)
 	for len(stack) > 0 {
 		i := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
@@ -88,7 +103,7 @@ func (x *extractor) dropCardGroups(root int32, drop []bool) {
 			}
 		}
 		for k, n := range counts {
-			if n < 3 || cards[k]*3 < n*2 || goods[k]*2 >= rootGood-goods[k] {
+			if n < 3 || cards[k]*3 < n*2 || goods[k]*2 >= rootGood-goods[k] || total[k]*2 >= rootGood {
 				continue
 			}
 			for c := nd.first; c != nilNode; c = nodes[c].next {
@@ -130,7 +145,7 @@ func (x *extractor) trimEdges(root int32, drop []bool) {
 		return
 	}
 	for _, b := range blocks[:first] {
-		if x.sentenceLike(b) {
+		if x.sentenceLike(b) || x.sameItem(b, blocks[first], root) {
 			continue
 		}
 		x.dropBlock(b, drop)
@@ -398,4 +413,26 @@ func titleMatches(a, b string) bool {
 		return true
 	}
 	return strings.Contains(a, b) && len(b)*2 >= len(a)
+}
+
+// sameItem reports whether block b and the first prose block g lie in
+// items of one list below root (list items, articles of a run of them):
+// the title and the meta line of a result, a card or a post lead its
+// text and belong to the list, even where the first item's own text is
+// too short to read as prose.
+func (x *extractor) sameItem(b, g, root int32) bool {
+	ib, ig := x.itemOf(b, root), x.itemOf(g, root)
+	return ib != nilNode && ig != nilNode && x.t.nodes[ib].parent == x.t.nodes[ig].parent
+}
+
+// itemOf returns the nearest list item or article at or above n, below
+// root, or nilNode.
+func (x *extractor) itemOf(n, root int32) int32 {
+	nodes := x.t.nodes
+	for ; n != nilNode && n != root; n = nodes[n].parent {
+		if nodes[n].tag == atom.Li || nodes[n].tag == atom.Article {
+			return n
+		}
+	}
+	return nilNode
 }

@@ -62,6 +62,24 @@ type mdWriter struct {
 	wrote      bool
 	title      string
 	alts       map[string]bool
+	seen       map[string]struct{} // paragraphs written, for repeats
+	dedupe     bool
+}
+
+// minRepeatBytes is the length from which a paragraph written before is
+// left out when it comes again.
+const minRepeatBytes = 40
+
+// repeated reports a paragraph written before, and remembers it.
+func (w *mdWriter) repeated(text []byte) bool {
+	if w.seen == nil {
+		w.seen = map[string]struct{}{}
+	}
+	if _, ok := w.seen[string(text)]; ok {
+		return true
+	}
+	w.seen[string(text)] = struct{}{}
+	return false
 }
 
 type linkMark struct {
@@ -82,7 +100,16 @@ type frame struct {
 // content. Writing it here, rather than prepending it, spares a copy of a
 // page that can be megabytes.
 func renderMarkdown(t *tree, stats []nodeStats, drop []bool, root int32, base *url.URL, title, head string) string {
-	w := &mdWriter{t: t, stats: stats, drop: drop, base: base, title: title}
+	return renderMarkdownOpt(t, stats, drop, root, base, title, head, false)
+}
+
+// renderMarkdownOpt is renderMarkdown; dedupe leaves out a long paragraph
+// written before (the cloned slides of a carousel, a block printed twice
+// for two screen sizes), for content made of many blocks. An article may
+// repeat itself on purpose (a pull quote, a recurring line of a plan) and
+// keeps its repeats.
+func renderMarkdownOpt(t *tree, stats []nodeStats, drop []bool, root int32, base *url.URL, title, head string, dedupe bool) string {
+	w := &mdWriter{t: t, stats: stats, drop: drop, base: base, title: title, dedupe: dedupe}
 	if stats != nil {
 		w.out.Grow(len(head) + 2 + int(stats[root].chars)*5/4 + int(stats[root].linkChars) + 64)
 	}
@@ -169,12 +196,76 @@ func (w *mdWriter) altText(alt string) string {
 	if w.alts == nil {
 		w.alts = map[string]bool{}
 	}
-	key := strings.ToLower(alt)
+	// numbers set apart the frames of one gallery ("Helmet 1", "Helmet
+	// 2"); they say the same
+	key := strings.Map(func(r rune) rune {
+		if unicode.IsDigit(r) {
+			return -1
+		}
+		return unicode.ToLower(r)
+	}, alt)
 	if w.alts[key] {
 		return ""
 	}
 	w.alts[key] = true
 	return alt
+}
+
+// Bounds of the look for an image's alternative text in the text
+// around it.
+const (
+	altContextLevels = 4    // ancestors looked at
+	altContextChars  = 2000 // the most text of an ancestor searched
+	altContextNodes  = 256  // the most nodes of an ancestor walked
+)
+
+// altRepeatsText reports alternative text that the image's item says in
+// words already: the thumbnail of a card beside the card's title, a
+// product photo above the product's name. The nearest ancestor with text
+// of its own, when it is small, is searched for the words.
+func (w *mdWriter) altRepeatsText(img int32, alt string) bool {
+	if w.stats == nil {
+		return false
+	}
+	nodes := w.t.nodes
+	n := nodes[img].parent
+	for k := 0; k < altContextLevels && n != nilNode; k, n = k+1, nodes[n].parent {
+		c := w.stats[n].chars
+		if c == 0 {
+			continue
+		}
+		if c > altContextChars {
+			return false
+		}
+		text, ok := w.subtreeText(n)
+		return ok && strings.Contains(matchKey(text), matchKey(alt))
+	}
+	return false
+}
+
+// subtreeText returns the text below n, separated by spaces, and false
+// when n holds more than altContextNodes nodes: the look stays linear in
+// the document however many images it holds.
+func (w *mdWriter) subtreeText(n int32) (string, bool) {
+	nodes := w.t.nodes
+	var b strings.Builder
+	stack := []int32{n}
+	for visited := 0; len(stack) > 0; visited++ {
+		if visited > altContextNodes {
+			return "", false
+		}
+		i := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if nodes[i].kind == kindText {
+			b.WriteString(nodes[i].text)
+			b.WriteByte(' ')
+			continue
+		}
+		for c := nodes[i].last; c != nilNode; c = nodes[c].prev {
+			stack = append(stack, c)
+		}
+	}
+	return b.String(), true
 }
 
 // looksLikeFileName reports alternative text that is a file name or a
@@ -246,7 +337,7 @@ func (w *mdWriter) enter(i int32) bool {
 		}
 		return false
 	case atom.Img:
-		if alt := w.altText(n.text); alt != "" {
+		if alt := w.altText(n.text); alt != "" && !w.altRepeatsText(i, alt) {
 			w.space = true
 			w.text(alt, 0)
 			w.space = true
@@ -717,6 +808,11 @@ func (w *mdWriter) writeBlock(escape bool) {
 		w.space = false
 	}()
 	if len(text) == 0 {
+		return
+	}
+	if w.dedupe && len(text) >= minRepeatBytes && w.repeated(text) {
+		// a carousel's cloned slides, a block printed twice for two
+		// screen sizes: the reader has it already
 		return
 	}
 	w.separator()

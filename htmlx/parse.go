@@ -374,6 +374,7 @@ type entry struct {
 	skip        bool  // excluded subtree: no nodes, no text
 	pre         bool  // white space is kept
 	closed      bool  // a <details> without open: only its first summary shows
+	ldjson      bool  // a script of structured data (application/ld+json)
 	summary     bool  // that summary has been seen
 	afe         int32 // index in parser.afe of a hidden formatting element, or -1
 	marker      bool  // a cell, caption or object: a boundary of parser.afe
@@ -394,9 +395,14 @@ type tree struct {
 	title    string
 	ogTitle  string
 	siteName string
+	ogType   string // og:type, lower-cased: "article", "website", "product"...
 	baseHref string
-	counted  int // elements and text runs parsed
-	deepest  int // most elements open at once
+	// ldjson holds the text of the application/ld+json scripts outside
+	// excluded subtrees, at most maxLDJSONBytes in all
+	ldjson  []string
+	ldjsonN int
+	counted int // elements and text runs parsed
+	deepest int // most elements open at once
 }
 
 type parser struct {
@@ -416,6 +422,7 @@ type parser struct {
 	stopped      bool
 	scratch      []byte
 	hiddenSel    hiddenSelectors
+	pageHidden   bool // <html> or <body> hidden by its own markup: nothing is shown
 	// afe lists the formatting elements that are still active in the
 	// HTML sense. Hidden ones closed implicitly (by a block end tag, say)
 	// are reopened before the next text, as browsers do, so what they
@@ -662,10 +669,24 @@ func (p *parser) text(raw []byte, start int) {
 			return
 		}
 	}
+	if p.pageHidden && !p.skipping() {
+		return // text of the hidden root itself
+	}
 	if p.skipping() {
 		p.dropNewline = false
 		if e := p.current(); e.tag == atom.Style && e.foreign < 0 {
 			p.hiddenSel.scan(z.Text(), &p.scratch)
+		} else if e.ldjson && len(p.t.ldjson) > 0 {
+			// structured data is read as data, never rendered
+			room := maxLDJSONBytes - p.t.ldjsonN
+			if len(raw) <= room {
+				p.t.ldjson[len(p.t.ldjson)-1] += string(raw)
+				p.t.ldjsonN += len(raw)
+			} else {
+				// cut: the block will not decode, and is skipped
+				p.t.ldjson[len(p.t.ldjson)-1] = ""
+				p.t.ldjsonN = maxLDJSONBytes
+			}
 		}
 		return
 	}
@@ -722,17 +743,22 @@ func (p *parser) text(raw []byte, start int) {
 // attrs are the attributes of a start tag that matter here.
 type attrs struct {
 	hidden bool
-	hints  uint32
-	class  uint32
-	href   string
-	alt    string
-	lang   string
-	start  string
+	// hiddenMarkup: hidden by the element's own markup (the hidden
+	// attribute, aria-hidden, an inline style), not by a class or id,
+	// which on <html> or <body> is often a loading veil a script lifts.
+	hiddenMarkup bool
+	hints        uint32
+	class        uint32
+	href         string
+	alt          string
+	lang         string
+	start        string
 	// meta attributes, valid until the tokenizer's next token
 	property  []byte
 	name      []byte
 	content   []byte
 	open      bool
+	ldjson    bool // type="application/ld+json" on a script
 	chrome    bool
 	fontBreak bool // a color, face or size attribute (font leaves svg)
 }
@@ -762,6 +788,12 @@ func (p *parser) readAttrs(a atom.Atom, hasAttr bool) attrs {
 			if string(key) == "id" && p.hiddenSel.hidesID(val) {
 				at.hidden = true
 			}
+			if string(key) == "id" && slugLike(val) {
+				// an anchor made from a heading's words
+				// ("receive-and-reply-to-an-sms") names the text,
+				// not the element's part in the page
+				break
+			}
 			at.hints |= classHints(val, &p.scratch)
 			if string(key) == "itemprop" && asciiEqualFold(bytes.TrimSpace(val), "articlebody") {
 				at.hints |= hintArticleBody
@@ -781,18 +813,21 @@ func (p *parser) readAttrs(a atom.Atom, hasAttr bool) attrs {
 				at.hints |= hintMain
 			}
 		case "hidden":
-			at.hidden = true
+			at.hidden, at.hiddenMarkup = true, true
 		case "aria-hidden":
 			if asciiEqualFold(bytes.TrimSpace(val), "true") {
-				at.hidden = true
+				at.hidden, at.hiddenMarkup = true, true
 			}
 		case "type":
 			if asciiEqualFold(bytes.TrimSpace(val), "hidden") {
 				at.hidden = true
 			}
+			if a == atom.Script && asciiEqualFold(bytes.TrimSpace(val), "application/ld+json") {
+				at.ldjson = true
+			}
 		case "style":
 			if hiddenStyle(val, &p.scratch) {
-				at.hidden = true
+				at.hidden, at.hiddenMarkup = true, true
 			}
 		case "href":
 			if a == atom.A || a == atom.Base {
@@ -902,8 +937,10 @@ func (p *parser) startTag(selfClosing bool) {
 	p.sawElement = true
 	switch a {
 	case atom.Html, atom.Body, atom.Frameset:
-		if hasAttr {
-			p.readAttrs(a, hasAttr)
+		// Their attributes merge into the one root. Hidden by its own
+		// markup, the root hides the whole page, as in a browser.
+		if hasAttr && p.readAttrs(a, hasAttr).hiddenMarkup {
+			p.pageHidden = true
 		}
 		return
 	case atom.Head:
@@ -996,7 +1033,7 @@ func (p *parser) startTag(selfClosing bool) {
 	} else if !p.skipping() || isFormatting(a) {
 		at = p.readAttrs(a, hasAttr)
 	}
-	skip := p.skipping() || at.hidden || excludedTag(a)
+	skip := p.skipping() || p.pageHidden || at.hidden || excludedTag(a)
 	if e := p.current(); e != nil && e.closed {
 		// a closed <details> shows its first <summary> only
 		if a == atom.Summary && !e.summary {
@@ -1062,6 +1099,10 @@ func (p *parser) startTag(selfClosing bool) {
 		return
 	}
 	p.push(a, nameBytes, idx, skip, false)
+	if at.ldjson && p.t.ldjsonN < maxLDJSONBytes && len(p.t.ldjson) < maxLDJSONScripts {
+		p.current().ldjson = true
+		p.t.ldjson = append(p.t.ldjson, "")
+	}
 	if a == atom.Details && !at.open {
 		p.current().closed = true
 	}
@@ -1114,6 +1155,10 @@ func (p *parser) meta(at *attrs) {
 	case asciiEqualFold(key, "og:title"):
 		if p.t.ogTitle == "" {
 			p.t.ogTitle = string(at.content)
+		}
+	case asciiEqualFold(key, "og:type"):
+		if p.t.ogType == "" {
+			p.t.ogType = strings.ToLower(strings.TrimSpace(string(at.content)))
 		}
 	case asciiEqualFold(key, "og:site_name"), asciiEqualFold(key, "application-name"):
 		if p.t.siteName == "" {
@@ -1542,16 +1587,6 @@ func quirksDoctype(doctype []byte) bool {
 		return strings.Count(d, "\"") < 4
 	}
 	return false
-}
-
-// selectOpen returns the stack position of an open <select> whose
-// content is being read (not inside a template within it), or -1.
-func (p *parser) selectOpen() int32 {
-	sel := p.top[idSelect]
-	if sel < 0 || p.top[idTemplate] > sel || p.inForeign() {
-		return -1
-	}
-	return sel
 }
 
 // popSelect closes the select at stack position sel and what it holds.

@@ -1,0 +1,301 @@
+package htmlx
+
+import (
+	"encoding/json"
+	"strings"
+)
+
+// Structured data: the application/ld+json blocks a page declares about
+// itself (schema.org). They are read as data, never run: a question and
+// its answers (QAPage), a forum post and its comments
+// (DiscussionForumPosting), an article's body, a product's name and
+// description, the questions and answers of an FAQPage, the entries of
+// an ItemList. They find the main content when the visible document does
+// not hold it (an application that renders its page with scripts) and
+// complete it when the document hides what they state (a description
+// behind a tab that is not in the markup). Their text is markup-stripped,
+// entity-decoded once and bounded like everything else.
+
+// Bounds on what is read.
+const (
+	maxLDJSONBytes   = 1 << 20 // script text kept for decoding, in all
+	maxLDJSONScripts = 64
+	maxLDTextChars   = 100000 // text taken from structured data
+	maxLDDepth       = 24     // nesting followed inside one block
+)
+
+// ldText is what the structured data says the page holds.
+type ldText struct {
+	headline string
+	parts    []string // paragraphs, in order
+	// complete marks the parts that may complete a document's own text:
+	// a product's description, a question and its answers. An article's
+	// body and a list's entries only stand in for a document that has
+	// no text of its own (the page's visible article is the better copy,
+	// and a list may name other pages).
+	complete []bool
+	chars    int
+	adding   bool // the parts being added may complete
+}
+
+func (l *ldText) add(s string) {
+	for _, line := range strings.Split(s, "\n") {
+		line = strings.Join(strings.Fields(stripMarkup(line)), " ")
+		if line == "" || l.chars >= maxLDTextChars || looksLikeMarkup(line) {
+			// markup escaped twice is markup soup once decoded
+			continue
+		}
+		if len(line) > maxLDTextChars-l.chars {
+			line = validUTF8(line[:maxLDTextChars-l.chars])
+		}
+		l.parts = append(l.parts, line)
+		l.complete = append(l.complete, l.adding)
+		l.chars += len(line)
+	}
+}
+
+// structuredText reads the page's structured data blocks.
+func structuredText(blocks []string) ldText {
+	var l ldText
+	for _, b := range blocks {
+		b = strings.TrimSpace(b)
+		if b == "" {
+			continue
+		}
+		// some pages wrap the JSON in an HTML comment or CDATA
+		b = strings.TrimSuffix(strings.TrimPrefix(b, "<!--"), "-->")
+		var v any
+		if json.Unmarshal([]byte(b), &v) != nil {
+			continue
+		}
+		l.walk(v, 0)
+	}
+	return l
+}
+
+// ldTypes returns the @type names of an object.
+func ldTypes(o map[string]any) []string {
+	switch t := o["@type"].(type) {
+	case string:
+		return []string{t}
+	case []any:
+		var out []string
+		for _, e := range t {
+			if s, ok := e.(string); ok {
+				out = append(out, s)
+			}
+		}
+		return out
+	}
+	return nil
+}
+
+func ldString(v any) string {
+	switch s := v.(type) {
+	case string:
+		return s
+	case map[string]any:
+		if t, ok := s["text"].(string); ok {
+			return t
+		}
+		if t, ok := s["name"].(string); ok {
+			return t
+		}
+	}
+	return ""
+}
+
+// ldList returns v as a list: itself when it is one, else a list of it.
+func ldList(v any) []any {
+	switch l := v.(type) {
+	case []any:
+		return l
+	case nil:
+		return nil
+	}
+	return []any{v}
+}
+
+// walk visits the objects of a block and keeps the text of the kinds
+// that carry a page's main content.
+func (l *ldText) walk(v any, depth int) {
+	if depth > maxLDDepth || l.chars >= maxLDTextChars {
+		return
+	}
+	switch o := v.(type) {
+	case []any:
+		for _, e := range o {
+			l.walk(e, depth+1)
+		}
+		return
+	case map[string]any:
+		if g, ok := o["@graph"]; ok {
+			l.walk(g, depth+1)
+		}
+		for _, t := range ldTypes(o) {
+			switch t {
+			case "QAPage", "FAQPage":
+				l.adding = true
+				for _, q := range ldList(o["mainEntity"]) {
+					l.post(q, depth+1)
+				}
+				l.adding = false
+			case "Question", "DiscussionForumPosting", "SocialMediaPosting", "Comment", "Answer":
+				l.adding = true
+				l.post(o, depth)
+				l.adding = false
+			case "Article", "NewsArticle", "BlogPosting", "TechArticle", "Report", "ScholarlyArticle":
+				l.setHeadline(ldString(o["headline"]))
+				if body := ldString(o["articleBody"]); body != "" {
+					l.add(body)
+				}
+			case "Product":
+				l.setHeadline(ldString(o["name"]))
+				if d := ldString(o["description"]); d != "" {
+					l.adding = true
+					l.add(d)
+					l.adding = false
+				}
+			case "ItemList":
+				for _, e := range ldList(o["itemListElement"]) {
+					if m, ok := e.(map[string]any); ok {
+						name := ldString(m["name"])
+						if name == "" {
+							name = ldString(m["item"])
+						}
+						if name != "" {
+							l.add(name)
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+func (l *ldText) setHeadline(h string) {
+	if l.headline == "" {
+		l.headline = strings.Join(strings.Fields(stripMarkup(h)), " ")
+	}
+}
+
+// post keeps a question or a post, its text and the answers, comments
+// and replies below it, in order.
+func (l *ldText) post(v any, depth int) {
+	o, ok := v.(map[string]any)
+	if !ok || depth > maxLDDepth || l.chars >= maxLDTextChars {
+		return
+	}
+	l.setHeadline(ldString(o["name"]))
+	if l.headline == "" {
+		l.setHeadline(ldString(o["headline"]))
+	}
+	name := ldString(o["name"])
+	for _, t := range ldTypes(o) {
+		if t == "Question" && name != "" && l.headline != strings.Join(strings.Fields(stripMarkup(name)), " ") {
+			// the questions of an FAQ
+			l.add(name)
+		}
+	}
+	text := ldString(o["text"])
+	if text == "" {
+		text = ldString(o["articleBody"])
+	}
+	if text != "" {
+		l.add(text)
+	}
+	for _, key := range []string{"acceptedAnswer", "suggestedAnswer", "comment"} {
+		for _, a := range ldList(o[key]) {
+			l.post(a, depth+1)
+		}
+	}
+}
+
+// markdown writes the structured text as a headline and paragraphs.
+func (l *ldText) markdown() string {
+	if len(l.parts) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	if l.headline != "" {
+		b.WriteString("# ")
+		b.WriteString(l.headline)
+		b.WriteString("\n\n")
+	}
+	for i, p := range l.parts {
+		if i > 0 {
+			b.WriteString("\n\n")
+		}
+		b.WriteString(escapeLineStart(p))
+	}
+	return b.String()
+}
+
+// Thresholds for using structured data.
+const (
+	// a document whose extracted text is shorter than this, and than a
+	// third of what its structured data states, is a shell rendered by
+	// scripts: the structured data is its content
+	maxShellChars = 500
+	// a paragraph of structured data this long that the extracted text
+	// lacks is added to it
+	minMissingChars = 80
+	// the characters of a paragraph's start compared
+	matchPrefixChars = 48
+	// the paragraphs looked for in the extracted text, at most: the
+	// cost stays linear in the page
+	maxMissingChecks = 32
+)
+
+// completeFromStructured finds or completes the main content md with the
+// page's structured data: it replaces a near-empty extraction, and adds
+// the long paragraphs the extraction lacks.
+func completeFromStructured(md string, l ldText) string {
+	if len(l.parts) == 0 {
+		return md
+	}
+	if len(md) < maxShellChars && l.chars > 3*len(md) {
+		return l.markdown()
+	}
+	have := matchKey(md)
+	var missing []string
+	checks := 0
+	for i, p := range l.parts {
+		if len(p) < minMissingChars || !l.complete[i] {
+			continue
+		}
+		if checks++; checks > maxMissingChecks {
+			break
+		}
+		k := matchKey(p)
+		if len(k) > matchPrefixChars {
+			k = k[:matchPrefixChars]
+		}
+		if k != "" && !strings.Contains(have, k) {
+			missing = append(missing, p)
+		}
+	}
+	if len(missing) == 0 {
+		return md
+	}
+	var b strings.Builder
+	b.WriteString(md)
+	for _, p := range missing {
+		b.WriteString("\n\n")
+		b.WriteString(escapeLineStart(p))
+	}
+	return b.String()
+}
+
+// looksLikeMarkup reports text that holds an HTML tag: "<" and a letter
+// or "/", and a ">" after it.
+func looksLikeMarkup(s string) bool {
+	for i := 0; i+1 < len(s); i++ {
+		if s[i] == '<' && (isASCIILetter(s[i+1]) || s[i+1] == '/') {
+			if strings.IndexByte(s[i:], '>') > 0 {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -1,0 +1,428 @@
+package htmlx
+
+import "golang.org/x/net/html/atom"
+
+// The second reading of a page: by the mass of its text rather than the
+// prose in it. Listings, collections, product and service pages, forum
+// threads and documentation hold their content in many short blocks
+// (cards, rows, posts, sections) that the prose score rates low or below
+// zero; on such a page the best prose root is one card, one section or
+// the copyright line. The mass root is where the page's text outside its
+// chrome is: descending from the body while one child holds most of it,
+// and stopping where it divides between siblings (the repeated set, the
+// sections of the page).
+
+// contentRoot settles the content root, starting from the prose root
+// chooseRoot found. It gives way to the mass root when the prose root's
+// prose is less than proseShare of the mass root's text (a listing, a
+// service page, a product page: the content is many short blocks), or
+// when it lies in the page footer while the page has minMass of text
+// outside chrome (legal text scoring as prose). A prose root the page
+// marks as its article keeps its place (articleRoot): the rest of an
+// article page's text is teasers and related links. Otherwise, on pages
+// that do not declare themselves articles, it widens to the repeated set
+// of posts or entries it is one of. lenient says the root is made of
+// many blocks and is to be pruned as such.
+func (x *extractor) contentRoot(root int32) (int32, bool) {
+	m := x.mass()
+	if mr := x.massRoot(m); mr != root && !x.within(mr, root) {
+		weak := !x.articleRoot(root) && float32(x.st[root].good) < proseShare*float32(m[mr])
+		if weak || x.inFooter(root) && m[mr] >= minMass {
+			return mr, true
+		}
+	}
+	if !x.declaredArticle() {
+		if r := x.repeatedSet(root); r != root {
+			return r, true
+		}
+	}
+	// the prose root is the mass root, or holds it, and its prose is
+	// a small part of its text: it is made of many blocks too
+	weak := !x.articleRoot(root) && float32(x.st[root].good) < proseShare*float32(m[root])
+	return root, weak
+}
+
+// massShare is the share of its parent's mass at which a child is taken
+// as holding the content alone.
+const massShare = 0.7
+
+// proseShare: when the prose of the prose root is less than this share
+// of the mass root's text, the page is not one run of prose and the mass
+// root is taken.
+const proseShare = 0.4
+
+// minMass is the text outside chrome a page needs before its mass root
+// is preferred to a prose root inside chrome.
+const minMass = 200
+
+// mass returns, for every node, the characters of text below it outside
+// the page's frame (see frameChrome).
+func (x *extractor) mass() []int32 {
+	nodes := x.t.nodes
+	m := make([]int32, len(nodes))
+	// frame marks the page's frame: navigation, headers, footers,
+	// sidebars and banners by tag, role or class. Elements that are
+	// chrome only by a class naming adverts, promotions, related items or
+	// comments still weigh here: on a service page the "promo" cards are
+	// the services, on a forum the "comments" are the posts.
+	frame := make([]bool, len(nodes))
+	for i := 1; i < len(nodes); i++ {
+		frame[i] = frame[nodes[i].parent] || x.negative[i] && x.frameChrome(int32(i))
+	}
+	for i := len(nodes) - 1; i >= 1; i-- {
+		if nodes[i].kind == kindText && !frame[i] {
+			m[i] = nodes[i].chars
+		}
+		m[nodes[i].parent] += m[i]
+	}
+	return m
+}
+
+// frameChrome reports chrome that frames a page rather than sits in its
+// content: by tag, role, or a class naming navigation, a header or
+// footer, a sidebar, a consent or subscription banner.
+func (x *extractor) frameChrome(i int32) bool {
+	nd := &x.t.nodes[i]
+	if nd.kind != kindElement {
+		return false
+	}
+	if nd.flags&flagChrome != 0 {
+		return true
+	}
+	switch nd.tag {
+	case atom.Nav, atom.Aside, atom.Menu, atom.Header, atom.Footer:
+		return true
+	}
+	return nd.hints&(hintNav|hintFooter|hintHeader|hintSidebar|hintSubscribe|hintShare|hintNoise) != 0
+}
+
+// massRoot descends from the document while one element child holds at
+// least massShare of its parent's mass, and no sibling of that child
+// reads as prose leading into it (leadsInto).
+func (x *extractor) massRoot(m []int32) int32 {
+	nodes := x.t.nodes
+	cur := int32(0)
+	for {
+		next := nilNode
+		for c := nodes[cur].first; c != nilNode; c = nodes[c].next {
+			if nodes[c].kind == kindElement && float32(m[c]) >= massShare*float32(m[cur]) && m[c] > 0 {
+				next = c
+				break
+			}
+		}
+		if next == nilNode || x.leadsInto(cur, next, m) {
+			return cur
+		}
+		cur = next
+	}
+}
+
+// inFooter reports a node inside the page footer: a <footer> or an
+// element classed as one that is chrome here.
+func (x *extractor) inFooter(i int32) bool {
+	nodes := x.t.nodes
+	for n := i; n != nilNode; n = nodes[n].parent {
+		if x.negative[n] && (nodes[n].tag == atom.Footer || nodes[n].hints&hintFooter != 0) {
+			return true
+		}
+	}
+	return false
+}
+
+// maxRepeatUp bounds how far above the prose root a repeated set is
+// looked for.
+const maxRepeatUp = 8
+
+// repeatedSet widens a prose root to the run of siblings it belongs to:
+// the posts of a thread, the answers to a question, the entries of a
+// list, where one of them holds the most prose and the others are short.
+// Going up from root, the first ancestor whose child on the way has at
+// least one sibling of its tag and class, the siblings holding text and
+// together at least repeatShare of the ancestor's text, is the content.
+// It returns root when there is none.
+func (x *extractor) repeatedSet(root int32) int32 {
+	nodes := x.t.nodes
+	n := root
+	for j := 0; j < maxRepeatUp && n > 0; j++ {
+		p := nodes[n].parent
+		if p == nilNode {
+			break
+		}
+		nd := &nodes[n]
+		k, sum := 0, int32(0)
+		for c := nodes[p].first; c != nilNode; c = nodes[c].next {
+			cn := &nodes[c]
+			if cn.kind != kindElement || cn.tag != nd.tag || cn.class != nd.class || x.st[c].chars < minPostChars {
+				continue
+			}
+			k++
+			sum += x.st[c].chars
+		}
+		if k >= 2 && float32(sum) >= repeatShare*float32(x.st[p].chars) && sum-x.st[n].chars >= x.st[n].chars/4 {
+			return p
+		}
+		n = p
+	}
+	return root
+}
+
+// minPostChars is the text a sibling of the set needs; repeatShare the
+// share of the container's text the set holds.
+const (
+	minPostChars = 30
+	repeatShare  = 0.6
+)
+
+// onlyComment reports an element that is chrome only by a class or id
+// naming comments, replies or a discussion: on a forum that names the
+// posts themselves.
+func (x *extractor) onlyComment(i int32) bool {
+	nd := &x.t.nodes[i]
+	if nd.flags&flagChrome != 0 || nd.hints&hintsNegative != hintComment {
+		return false
+	}
+	switch nd.tag {
+	case atom.Nav, atom.Aside, atom.Menu, atom.Header, atom.Footer:
+		return false
+	}
+	return true
+}
+
+// isThread reports a root whose text is mostly in elements named as
+// comments or replies, of which there are several: a thread of posts,
+// the content of the page, not a comment section below an article.
+func (x *extractor) isThread(root int32) bool {
+	nodes := x.t.nodes
+	if x.declaredArticle() {
+		// an article's comments are not its content, however many,
+		// unless the root is the list of posts itself
+		var direct int32
+		k := 0
+		for c := nodes[root].first; c != nilNode; c = nodes[c].next {
+			if nodes[c].kind == kindElement && x.negative[c] && x.onlyComment(c) {
+				direct += x.st[c].chars
+				k++
+			}
+		}
+		if k < 2 || direct*2 < x.st[root].chars {
+			return false
+		}
+	}
+	for n := root; n != nilNode; n = nodes[n].parent {
+		if x.negative[n] && nodes[n].hints&hintComment != 0 && x.st[0].good-x.st[n].good >= maxOpeningPost {
+			// inside a comment section, and the page has prose of its
+			// own elsewhere: an article with comments
+			return false
+		}
+	}
+	var in int32
+	posts := 0
+	stack := []int32{root}
+	for len(stack) > 0 {
+		i := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if i != root && x.onlyComment(i) && x.negative[i] {
+			in += x.st[i].chars
+			posts++
+			continue
+		}
+		for c := nodes[i].first; c != nilNode; c = nodes[c].next {
+			if nodes[c].kind == kindElement && nodes[c].first != nilNode {
+				stack = append(stack, c)
+			}
+		}
+	}
+	// prose of its own outside them (more than a question or a first
+	// post) makes the root an article with comments below it
+	return posts >= 2 && in*2 >= x.st[root].chars && x.st[root].good-x.commentGood(root) < maxOpeningPost
+}
+
+// maxOpeningPost is the most prose a thread's root holds outside the
+// posts named as comments.
+const maxOpeningPost = 1000
+
+// commentGood sums the prose inside the topmost comment-named elements
+// below root.
+func (x *extractor) commentGood(root int32) int32 {
+	nodes := x.t.nodes
+	var g int32
+	stack := []int32{root}
+	for len(stack) > 0 {
+		i := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if i != root && x.negative[i] && x.onlyComment(i) {
+			g += x.st[i].good
+			continue
+		}
+		for c := nodes[i].first; c != nilNode; c = nodes[c].next {
+			if nodes[c].kind == kindElement && nodes[c].first != nilNode {
+				stack = append(stack, c)
+			}
+		}
+	}
+	return g
+}
+
+// minArticleProse is the prose a root of a declared article needs to
+// stand against the mass root: category and archive pages declare
+// themselves articles too, and hold a blurb.
+const minArticleProse = 600
+
+// articleRoot reports a prose root that the page marks as its article:
+// inside the element named as the article's body (itemprop=articleBody,
+// an article-body class), or, on a page that declares itself an article,
+// holding minArticleProse of prose.
+func (x *extractor) articleRoot(root int32) bool {
+	if sc := x.semanticScope(); sc != 0 && x.t.nodes[sc].hints&hintArticleBody != 0 && x.within(root, sc) {
+		return true
+	}
+	return x.declaredArticle() && x.st[root].good >= minArticleProse
+}
+
+// declaredArticle reports a page whose Open Graph type is an article.
+func (x *extractor) declaredArticle() bool {
+	return x.t.ogType == "article"
+}
+
+// repeatedChrome returns the tag and class of elements inside root that
+// look like chrome by their class alone but repeat and together hold
+// most of root's prose: the reviews of a review site, the entries of a
+// list classed "feed" or "related" by its theme. Dropped one by one, each
+// holds too little prose to be kept; together they are the content.
+func (x *extractor) repeatedChrome(root int32) map[cardKey]bool {
+	nodes := x.t.nodes
+	rootGood := x.st[root].good
+	if rootGood == 0 {
+		return nil
+	}
+	var sums map[cardKey]int32
+	var counts map[cardKey]int
+	stack := []int32{root}
+	for len(stack) > 0 {
+		i := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		nd := &nodes[i]
+		if i != root && x.negative[i] {
+			if nd.flags&flagChrome == 0 && x.st[i].good > 0 && x.classChrome(i) {
+				if sums == nil {
+					sums, counts = map[cardKey]int32{}, map[cardKey]int{}
+				}
+				k := cardKey{nd.tag, nd.class}
+				sums[k] += x.st[i].good
+				counts[k]++
+			}
+			continue
+		}
+		for c := nd.first; c != nilNode; c = nodes[c].next {
+			if nodes[c].kind == kindElement && nodes[c].first != nilNode {
+				stack = append(stack, c)
+			}
+		}
+	}
+	var kept map[cardKey]bool
+	for k, g := range sums {
+		if counts[k] >= 2 && g*2 > rootGood {
+			if kept == nil {
+				kept = map[cardKey]bool{}
+			}
+			kept[k] = true
+		}
+	}
+	for k := range x.proseRuns(root) {
+		if kept == nil {
+			kept = map[cardKey]bool{}
+		}
+		kept[k] = true
+	}
+	return kept
+}
+
+// minProseRun is the number of sibling cards, alike and each with prose,
+// that make a run of content.
+const minProseRun = 3
+
+// proseRuns returns the tag and class of runs of at least minProseRun
+// siblings inside root, alike, each holding prose, that are chrome by a
+// class naming promotions, tabs or widgets: the service cards of a
+// landing page ("promo-tile"). Adverts are frames and fragments, not a
+// row of paragraphs. Runs named as comments or related items are left to
+// their own rules (a thread; teasers below an article).
+func (x *extractor) proseRuns(root int32) map[cardKey]bool {
+	nodes := x.t.nodes
+	var runs map[cardKey]bool
+	counts := map[cardKey]int{}
+	stack := []int32{root}
+	for len(stack) > 0 {
+		i := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		clear(counts)
+		for c := nodes[i].first; c != nilNode; c = nodes[c].next {
+			cn := &nodes[c]
+			if cn.kind != kindElement || cn.first == nilNode {
+				continue
+			}
+			stack = append(stack, c)
+			if x.negative[c] && x.st[c].good > 0 && cn.flags&flagChrome == 0 && x.classChrome(c) &&
+				cn.hints&(hintComment|hintRelated) == 0 {
+				k := cardKey{cn.tag, cn.class}
+				counts[k]++
+				if counts[k] == minProseRun {
+					if runs == nil {
+						runs = map[cardKey]bool{}
+					}
+					runs[k] = true
+				}
+			}
+		}
+	}
+	return runs
+}
+
+// classChrome reports an element that is chrome by its class or id
+// only: not by its tag, and not named as navigation, a footer or a
+// consent or subscription banner.
+func (x *extractor) classChrome(i int32) bool {
+	nd := &x.t.nodes[i]
+	switch nd.tag {
+	case atom.Nav, atom.Aside, atom.Menu, atom.Header, atom.Footer:
+		return false
+	}
+	return nd.hints&(hintNav|hintFooter|hintSubscribe) == 0
+}
+
+// minChromeProse is the prose at which an element named like tabs, a
+// menu, a sidebar or a dialog, and made mostly of prose, is content.
+const minChromeProse = 200
+
+// proseInChrome reports an element that looks like chrome by its role or
+// class but reads as prose: the panels of tabs and accordions (a
+// role="tablist" around them, a "tabs" class), a text column classed as
+// secondary. Menus and sidebars are links and fragments; comments,
+// related stories, author boxes, adverts and banners keep their verdict
+// whatever their prose.
+func (x *extractor) proseInChrome(i int32) bool {
+	nd := &x.t.nodes[i]
+	s := &x.st[i]
+	if s.good < minChromeProse || s.good*2 < s.chars {
+		return false
+	}
+	switch nd.tag {
+	case atom.Nav, atom.Aside, atom.Menu, atom.Header, atom.Footer:
+		return false
+	}
+	return nd.hints&(hintComment|hintRelated|hintNoise|hintSubscribe|hintAd|hintFooter) == 0
+}
+
+// leadsInto reports a sibling of the dominant child c, outside chrome,
+// that reads as prose: the blurb of a collection above its grid, the
+// introduction of a listing. It belongs with c, so the descent stops
+// at their parent.
+func (x *extractor) leadsInto(parent, c int32, m []int32) bool {
+	nodes := x.t.nodes
+	for s := nodes[parent].first; s != nilNode; s = nodes[s].next {
+		if s != c && nodes[s].kind == kindElement && m[s] > 0 && x.st[s].good > 0 && !x.junk[s] {
+			return true
+		}
+	}
+	return false
+}

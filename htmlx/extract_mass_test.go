@@ -1,0 +1,179 @@
+package htmlx
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+func TestStructuredTextKinds(t *testing.T) {
+	blocks := []string{
+		// a question with an accepted and a suggested answer
+		`{"@context":"https://schema.org","@type":"QAPage","mainEntity":{"@type":"Question",
+		  "name":"Why does my sourdough collapse?","text":"It rises well and then falls in the oven.",
+		  "acceptedAnswer":{"@type":"Answer","text":"It is over-proofed: shape it earlier."},
+		  "suggestedAnswer":[{"@type":"Answer","text":"Try a colder &amp; longer rise."}]}}`,
+		// a product inside a graph
+		`{"@graph":[{"@type":"WebPage","name":"ignored"},{"@type":"Product","name":"Kettle","description":"<p>Boils a litre<br>in three minutes.</p>"}]}`,
+		// the questions and answers of an FAQ
+		`{"@type":"FAQPage","mainEntity":[{"@type":"Question","name":"Do you ship abroad?","acceptedAnswer":{"@type":"Answer","text":"Yes, to the EU."}}]}`,
+		// not JSON: skipped
+		`{"@type":"Product", broken`,
+		// markup escaped twice: soup once decoded, skipped
+		`{"@type":"Article","articleBody":"&lt;div class=&quot;x&quot;&gt;Soup&lt;/div&gt;"}`,
+	}
+	l := structuredText(blocks)
+	got := strings.Join(l.parts, "|")
+	want := "It rises well and then falls in the oven.|It is over-proofed: shape it earlier.|Try a colder & longer rise.|" +
+		"Boils a litre in three minutes.|Do you ship abroad?|Yes, to the EU."
+	if got != want {
+		t.Errorf("parts:\n got %q\nwant %q", got, want)
+	}
+	if l.headline != "Why does my sourdough collapse?" {
+		t.Errorf("headline = %q", l.headline)
+	}
+	for i, p := range l.parts {
+		if !l.complete[i] {
+			t.Errorf("part %q should complete a page's text", p)
+		}
+	}
+	art := structuredText([]string{`{"@type":"NewsArticle","headline":"H","articleBody":"Body text."}`})
+	if len(art.parts) != 1 || art.complete[0] {
+		t.Errorf("an article body stands in for an empty page only: %+v", art)
+	}
+}
+
+func TestStructuredTextBounds(t *testing.T) {
+	long := strings.Repeat("word ", maxLDTextChars/2)
+	l := structuredText([]string{`{"@type":"Product","description":"` + long + `"}`, `{"@type":"Product","description":"` + long + `"}`})
+	if l.chars > maxLDTextChars {
+		t.Errorf("structured text holds %d characters, more than %d", l.chars, maxLDTextChars)
+	}
+	// a deeply nested block is walked to a bound only
+	deep := strings.Repeat(`{"@type":"Comment","text":"x","comment":`, 200) + `{}` + strings.Repeat(`}`, 200)
+	if l := structuredText([]string{deep}); len(l.parts) > maxLDDepth+2 {
+		t.Errorf("walked %d levels, bound %d", len(l.parts), maxLDDepth)
+	}
+	// the parser keeps at most maxLDJSONBytes of script text
+	big := `<script type="application/ld+json">{"@type":"Product","description":"` + strings.Repeat("a", maxLDJSONBytes) + `"}</script><p>Some text here.</p>`
+	tr := parseHTML(big, defaultMaxNodes, defaultMaxDepth)
+	if tr.ldjsonN > maxLDJSONBytes {
+		t.Errorf("kept %d bytes of structured data, bound %d", tr.ldjsonN, maxLDJSONBytes)
+	}
+	for _, b := range tr.ldjson {
+		if b != "" {
+			t.Errorf("a block cut by the bound must be dropped, kept %d bytes", len(b))
+		}
+	}
+}
+
+func TestStructuredDataFindsShellContent(t *testing.T) {
+	// a page rendered by scripts: nothing visible but a loading line,
+	// the thread stated as a QAPage
+	shell := `<html><head><title>Boiler pressure drops overnight - Help</title>
+<script type="application/ld+json">{"@type":"QAPage","mainEntity":{"@type":"Question","name":"Boiler pressure drops overnight",
+"text":"Every morning the gauge reads 0.5 bar although I topped it up to 1.5 the evening before.",
+"suggestedAnswer":[{"@type":"Answer","text":"Check the pressure relief valve pipe outside for drips; a worn valve lets water out slowly."}]}}</script>
+<script>window.app.start()</script></head><body><div id="app">Loading…</div></body></html>`
+	page, err := ExtractHTML(shell, nil, Limits{})
+	if err != nil {
+		t.Fatalf("ExtractHTML: %v", err)
+	}
+	for _, s := range []string{"# Boiler pressure drops overnight", "the gauge reads 0.5 bar", "a worn valve lets water out slowly"} {
+		if !strings.Contains(page.Markdown, s) {
+			t.Errorf("missing %q in:\n%s", s, page.Markdown)
+		}
+	}
+	if strings.Contains(page.Markdown, "window.app") {
+		t.Errorf("script text leaked:\n%s", page.Markdown)
+	}
+	// the same shell without structured data has nothing to give: the
+	// stated reason is that nothing could be extracted
+	empty := `<html><head><title>App</title><script>window.app.start()</script></head><body><div id="app"></div></body></html>`
+	if _, err := ExtractHTML(empty, nil, Limits{}); !errors.Is(err, ErrNothingExtracted) {
+		t.Errorf("empty shell: err = %v, want ErrNothingExtracted", err)
+	}
+	// structured data inside a template is not read
+	tmpl := `<body><template><script type="application/ld+json">{"@type":"Product","description":"Hidden in a template, never shown."}</script></template><p>Visible text of the page, a sentence long.</p></body>`
+	page, _ = ExtractHTML(tmpl, nil, Limits{})
+	if strings.Contains(page.Markdown, "Hidden in a template") {
+		t.Errorf("structured data from a template was used:\n%s", page.Markdown)
+	}
+}
+
+func TestStructuredDataCompletesHiddenDescription(t *testing.T) {
+	doc := `<html><head><title>Walnut desk</title>
+<script type="application/ld+json">{"@type":"Product","name":"Walnut desk","description":"Solid walnut top, oiled by hand, on a powder-coated steel frame that ships flat and assembles in ten minutes."}</script></head>
+<body><main><h1>Walnut desk</h1><p>Our best-selling desk, made to order in the workshop, with a choice of three widths and two heights.</p>
+<p>Delivery takes about three weeks from the day you order, and we will call you to arrange a day.</p></main></body></html>`
+	page, err := ExtractHTML(doc, nil, Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(page.Markdown, "Solid walnut top, oiled by hand") {
+		t.Errorf("the description stated only in structured data is missing:\n%s", page.Markdown)
+	}
+	// stated and visible: not repeated
+	doc2 := strings.Replace(doc, "Our best-selling desk", "Solid walnut top, oiled by hand, on a powder-coated steel frame that ships flat and assembles in ten minutes. Our best-selling desk", 1)
+	page, _ = ExtractHTML(doc2, nil, Limits{})
+	if n := strings.Count(page.Markdown, "Solid walnut top"); n != 1 {
+		t.Errorf("the description appears %d times:\n%s", n, page.Markdown)
+	}
+}
+
+func TestSlugLike(t *testing.T) {
+	for _, tc := range []struct {
+		id   string
+		want bool
+	}{
+		{"receive-and-reply-to-an-sms", true},
+		{"share_one_client_across_goroutines", true},
+		{"comments", false},
+		{"main-content", false},
+		{"sidebar-widget-area", false},
+		{"a b c d", false},
+	} {
+		if got := slugLike([]byte(tc.id)); got != tc.want {
+			t.Errorf("slugLike(%q) = %v, want %v", tc.id, got, tc.want)
+		}
+	}
+	// a section whose anchor is a heading's slug is not chrome
+	doc := `<main><section id="share-the-client-between-workers"><h2>Share the client</h2>
+<p>Build one client at start-up and pass it to every worker, since it is safe for concurrent use.</p></section>
+<section><p>Another section with enough prose to read as the body of the page, and more of it.</p></section></main>`
+	page, _ := ExtractHTML(doc, nil, Limits{})
+	if !strings.Contains(page.Markdown, "Build one client at start-up") {
+		t.Errorf("a section with a slug id was dropped:\n%s", page.Markdown)
+	}
+	// "secondary" among other classes names a colour, alone a column
+	if classHints([]byte("text-dark-secondary lg:text-base"), new([]byte))&hintSidebar != 0 {
+		t.Error("a colour class read as a sidebar")
+	}
+	if classHints([]byte("secondary"), new([]byte))&hintSidebar == 0 {
+		t.Error(`id="secondary" not read as a sidebar`)
+	}
+	// "widget" leading a class name is a sidebar's part; inside one, a
+	// page builder's block of content
+	if classHints([]byte("widget widget_text"), new([]byte))&hintSidebar == 0 {
+		t.Error(`class="widget widget_text" not read as a sidebar`)
+	}
+	if classHints([]byte("elementor-element elementor-widget elementor-widget-text-editor"), new([]byte))&hintSidebar != 0 {
+		t.Error("a page builder's text block read as a sidebar")
+	}
+}
+
+func TestRepeatedBlocksOnceOutsideArticles(t *testing.T) {
+	slide := "<p>I bought a linen blazer here and five people at the office asked me where it came from.</p>"
+	carousel := `<html><head><meta property="og:type" content="website"></head><body><main><h1>Reviews</h1>` +
+		`<div class="slides">` + slide + slide + slide + `</div><p>Every review is from a verified order placed in the last year.</p></main></body></html>`
+	page, _ := ExtractHTML(carousel, nil, Limits{})
+	if n := strings.Count(page.Markdown, "linen blazer"); n != 1 {
+		t.Errorf("a cloned slide appears %d times:\n%s", n, page.Markdown)
+	}
+	// an article keeps the repeats its author wrote
+	article := strings.Replace(carousel, `content="website"`, `content="article"`, 1)
+	page, _ = ExtractHTML(article, nil, Limits{})
+	if n := strings.Count(page.Markdown, "linen blazer"); n != 3 {
+		t.Errorf("an article's repeated paragraph appears %d times, want 3:\n%s", n, page.Markdown)
+	}
+}

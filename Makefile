@@ -29,5 +29,15 @@ measure-memory: build
 bench:
 	$(GO) test -run XXX -bench . -benchmem -cpu 1 ./...
 
+.PHONY: release cross
+
+# The release files in dist/: make release VERSION=X.Y.Z (default: VERSION).
+release:
+	scripts/release.sh $(VERSION)
+
+# Build and vet every release platform (GOOS/GOARCH); .ci/run runs it.
+cross:
+	scripts/release/cross.sh
+
 clean:
 	rm -rf bin

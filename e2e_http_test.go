@@ -35,10 +35,10 @@ type httpRun struct {
 	addr string // host:port from the listening line
 	// listeningFirst: the listening line was the log's first (Tutorial 4).
 	listeningFirst bool
-	mu   sync.Mutex
-	logs []string // every stderr line so far
-	done chan struct{}
-	err  error // of Wait, once done is closed
+	mu             sync.Mutex
+	logs           []string // every stderr line so far
+	done           chan struct{}
+	err            error // of Wait, once done is closed
 }
 
 // newToken returns a fresh caller token of 64 hexadecimal characters.

@@ -11,7 +11,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -127,7 +126,7 @@ func TestLoadRootsFailsWithoutARoot(t *testing.T) {
 	dir := t.TempDir()
 	empty := writeFile(t, filepath.Join(dir, "empty.pem"), []byte("no certificate here\n"))
 	fifo := filepath.Join(dir, "fifo")
-	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+	if err := mkfifo(fifo); err != nil {
 		t.Fatal(err)
 	}
 	_, bPEM := newRoot(t, "root B")

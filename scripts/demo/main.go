@@ -10,7 +10,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"flag"
@@ -18,7 +17,6 @@ import (
 	"io"
 	"net"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 
@@ -95,56 +93,17 @@ base_url = "%s/w/api.php"
 		return err
 	}
 
-	cmd := exec.Command(bin, "serve", "--config", cfgPath)
-	cmd.Env = append(os.Environ(), "SSL_CERT_FILE="+site.CertFile, "SSL_CERT_DIR=")
-	var logs bytes.Buffer
-	cmd.Stderr = &logs
-	stdin, _ := cmd.StdinPipe()
-	stdout, _ := cmd.StdoutPipe()
-	if err := cmd.Start(); err != nil {
+	c, err := startClient(bin, cfgPath, site.CertFile, 0, out)
+	if err != nil {
 		return err
 	}
-	lines := bufio.NewReader(stdout)
-	meta := map[string]any{
-		"io.modelcontextprotocol/protocolVersion":    "2026-07-28",
-		"io.modelcontextprotocol/clientInfo":         map[string]string{"name": "demo", "version": "1"},
-		"io.modelcontextprotocol/clientCapabilities": map[string]any{},
-	}
-	id := 0
-	call := func(title, method string, params map[string]any) (map[string]any, error) {
-		id++
-		params["_meta"] = meta
-		req, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": id, "method": method, "params": params})
-		fmt.Fprintf(out, "\n── %s\n→ %s\n", title, req)
-		if _, err := stdin.Write(append(req, '\n')); err != nil {
-			return nil, err
-		}
-		line, err := lines.ReadBytes('\n')
-		if err != nil {
-			return nil, fmt.Errorf("no answer (logs:\n%s)", logs.String())
-		}
-		var msg map[string]any
-		if err := json.Unmarshal(line, &msg); err != nil {
-			return nil, err
-		}
-		shown := msg["result"]
-		if r, ok := shown.(map[string]any); ok && r["structuredContent"] != nil {
-			shown = map[string]any{"isError": r["isError"], "structuredContent": r["structuredContent"]}
-		}
-		if shown == nil {
-			shown = msg["error"]
-		}
-		pretty := indent(shown)
-		fmt.Fprintf(out, "← %s\n", pretty)
-		return msg, nil
-	}
-
+	logs := &c.logs
 	fmt.Fprintf(out, "rypsok demo: a stand-in MediaWiki site at %s, rypsok started from %s\n", site.URL, bin)
-	if _, err := call("1. What does the server offer? (server/discover)", "server/discover", map[string]any{}); err != nil {
+	if _, err := c.call("1. What does the server offer? (server/discover)", "server/discover", map[string]any{}); err != nil {
 		return err
 	}
-	msg, err := call("2. A search (web_search, answered by the stand-in's MediaWiki API)", "tools/call",
-		map[string]any{"name": "web_search", "arguments": map[string]any{"query": "rust programming language", "max_results": 5}})
+	msg, err := c.tool("2. A search (web_search, answered by the stand-in's MediaWiki API)", "web_search",
+		map[string]any{"query": "rust programming language", "max_results": 5})
 	if err != nil {
 		return err
 	}
@@ -161,16 +120,15 @@ base_url = "%s/w/api.php"
 		{"5. A page the site's robots.txt disallows (denied, robots_txt)", map[string]any{"url": site.URL + "/private/notes"}},
 	}
 	for _, s := range steps {
-		if _, err := call(s.title, "tools/call", map[string]any{"name": "web_fetch", "arguments": s.args}); err != nil {
+		if _, err := c.tool(s.title, "web_fetch", s.args); err != nil {
 			return err
 		}
 	}
-	if _, err := call("6. Engine health (engine_status)", "tools/call", map[string]any{"name": "engine_status", "arguments": map[string]any{}}); err != nil {
+	if _, err := c.tool("6. Engine health (engine_status)", "engine_status", map[string]any{}); err != nil {
 		return err
 	}
-	stdin.Close()
-	if err := cmd.Wait(); err != nil {
-		return fmt.Errorf("rypsok exited with %v (logs:\n%s)", err, logs.String())
+	if err := c.stop(); err != nil {
+		return err
 	}
 	fmt.Fprintf(out, "\nrypsok exited 0 when its input ended. Its log (stderr, JSON lines) had %d lines, e.g.:\n", strings.Count(logs.String(), "\n"))
 	for i, l := range strings.SplitN(logs.String(), "\n", 4) {

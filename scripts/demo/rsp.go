@@ -9,15 +9,11 @@ package main
 // their notices.
 
 import (
-	"bufio"
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"io"
 	"math/rand/v2"
 	"net"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 
@@ -102,46 +98,13 @@ command = [%q, "rsp", "secrets"]
 		fmt.Fprintf(out, "   %s\n", strings.ReplaceAll(l, rypsok, bin))
 	}
 
-	cmd := exec.Command(bin, "serve", "--config", cfgPath)
-	cmd.Env = append(os.Environ(), "SSL_CERT_FILE="+site.CertFile, "SSL_CERT_DIR=")
-	var logs bytes.Buffer
-	cmd.Stderr = &logs
-	stdin, _ := cmd.StdinPipe()
-	stdout, _ := cmd.StdoutPipe()
-	if err := cmd.Start(); err != nil {
+	c, err := startClient(bin, cfgPath, site.CertFile, 100, out)
+	if err != nil {
 		return err
 	}
-	defer cmd.Process.Kill()
-	lines := bufio.NewReader(stdout)
-	meta := map[string]any{
-		"io.modelcontextprotocol/protocolVersion":    "2026-07-28",
-		"io.modelcontextprotocol/clientInfo":         map[string]string{"name": "demo", "version": "1"},
-		"io.modelcontextprotocol/clientCapabilities": map[string]any{},
-	}
-	id := 100
-	call := func(title, name string, args map[string]any) (map[string]any, error) {
-		id++
-		req, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": map[string]any{"name": name, "arguments": args, "_meta": meta}})
-		fmt.Fprintf(out, "\n── %s\n→ %s\n", title, req)
-		if _, err := stdin.Write(append(req, '\n')); err != nil {
-			return nil, err
-		}
-		line, err := lines.ReadBytes('\n')
-		if err != nil {
-			return nil, fmt.Errorf("no answer (logs:\n%s)", logs.String())
-		}
-		var msg map[string]any
-		if err := json.Unmarshal(line, &msg); err != nil {
-			return nil, err
-		}
-		r, _ := msg["result"].(map[string]any)
-		if r == nil || r["structuredContent"] == nil {
-			return nil, fmt.Errorf("not a tool result: %s", line)
-		}
-		fmt.Fprintf(out, "← %s\n", indent(map[string]any{"isError": r["isError"], "structuredContent": r["structuredContent"]}))
-		return msg, nil
-	}
-	msg, err := call(fmt.Sprintf("%d.1 The same search: the result that addresses the agent is dropped (notice results_dropped, plugin_blocked)", n), "web_search",
+	defer c.cmd.Process.Kill()
+	logs := &c.logs
+	msg, err := c.tool(fmt.Sprintf("%d.1 The same search: the result that addresses the agent is dropped (notice results_dropped, plugin_blocked)", n), "web_search",
 		map[string]any{"query": "rust programming language", "max_results": 5})
 	if err != nil {
 		return err
@@ -153,16 +116,15 @@ command = [%q, "rsp", "secrets"]
 	if first == "" {
 		return fmt.Errorf("the search returned no result (logs:\n%s)", logs.String())
 	}
-	msg, err = call(fmt.Sprintf("%d.2 The same page read: the pasted key is redacted (notice content_redacted)", n), "web_fetch", map[string]any{"url": first})
+	msg, err = c.tool(fmt.Sprintf("%d.2 The same page read: the pasted key is redacted (notice content_redacted)", n), "web_fetch", map[string]any{"url": first})
 	if err != nil {
 		return err
 	}
 	if text := string(indent(msg)); !strings.Contains(text, "[REDACTED:aws_access_key_id]") || strings.Contains(text, demoKey()) {
 		return fmt.Errorf("the page was not redacted (logs:\n%s)", logs.String())
 	}
-	stdin.Close()
-	if err := cmd.Wait(); err != nil {
-		return fmt.Errorf("rypsok exited with %v (logs:\n%s)", err, logs.String())
+	if err := c.stop(); err != nil {
+		return err
 	}
 	fmt.Fprintln(out, "\nThe log names each plugin's verdict (and its reason, never the content):")
 	for _, l := range strings.Split(logs.String(), "\n") {

@@ -51,6 +51,45 @@ func BenchmarkExtractHTML(b *testing.B) {
 	reportCPUThroughput(b, cpu0, total)
 }
 
+// wcxbPagesDir holds the WCXB development split's pages (seven page
+// types), when the machine has them.
+const wcxbPagesDir = "../../shared/bench/wcxb-dev/html"
+
+// BenchmarkExtractWCXB measures extraction over the WCXB development
+// split's 1,497 pages of seven types (articles, forums, products,
+// collections, listings, documentation, service pages), decoded once
+// beforehand as fetch decodes them; MB/s is HTML bytes per second. The
+// pages are read from HTMLX_WCXB_DIR/html, else from the split beside
+// the module; the benchmark skips when they are absent.
+func BenchmarkExtractWCXB(b *testing.B) {
+	dir := wcxbPagesDir
+	if d := os.Getenv("HTMLX_WCXB_DIR"); d != "" {
+		dir = filepath.Join(d, "html")
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "*.html.gz"))
+	if len(files) == 0 {
+		b.Skip("WCXB pages not present")
+	}
+	docs := make([]string, 0, len(files))
+	total := 0
+	for _, f := range files {
+		d := Decode(readGzip(b, f), "text/html")
+		docs = append(docs, d)
+		total += len(d)
+	}
+	base, _ := url.Parse("https://example.org/a/b")
+	b.SetBytes(int64(total))
+	b.ReportAllocs()
+	b.ResetTimer()
+	cpu0 := processCPU()
+	for i := 0; i < b.N; i++ {
+		for _, d := range docs {
+			_, _ = ExtractHTML(d, base, Limits{})
+		}
+	}
+	reportCPUThroughput(b, cpu0, total)
+}
+
 // reportCPUThroughput adds MB per CPU second: on a shared machine the
 // wall-clock MB/s understates what one core does.
 func reportCPUThroughput(b *testing.B, cpu0 time.Duration, bytesPerOp int) {

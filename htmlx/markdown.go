@@ -83,8 +83,9 @@ func (w *mdWriter) repeated(text []byte) bool {
 }
 
 type linkMark struct {
-	start int
-	href  string // empty: no link is written
+	start  int
+	href   string // empty: no link is written
+	toPage bool   // the link leads to another page, not to an image file
 }
 
 type frame struct {
@@ -209,6 +210,37 @@ func (w *mdWriter) altText(alt string) string {
 	}
 	w.alts[key] = true
 	return alt
+}
+
+// inPageLink reports an image inside a link to another page.
+func (w *mdWriter) inPageLink() bool {
+	for _, lm := range w.links {
+		if lm.toPage {
+			return true
+		}
+	}
+	return false
+}
+
+// leadsToPage reports an href that leads to another page: not a
+// fragment or a script (isPageLink), and not an image file, which a link
+// around a picture opens as its larger copy.
+func leadsToPage(href string) bool {
+	if !isPageLink(href) {
+		return false
+	}
+	if k := strings.IndexAny(href, "?#"); k >= 0 {
+		href = href[:k]
+	}
+	dot := strings.LastIndexByte(href, '.')
+	if dot < 0 || dot < strings.LastIndexByte(href, '/') {
+		return true
+	}
+	switch strings.ToLower(href[dot+1:]) {
+	case "jpg", "jpeg", "png", "gif", "webp", "avif", "svg", "bmp", "tif", "tiff":
+		return false
+	}
+	return true
 }
 
 // Bounds of the look for an image's alternative text in the text
@@ -337,6 +369,11 @@ func (w *mdWriter) enter(i int32) bool {
 		}
 		return false
 	case atom.Img:
+		if w.inPageLink() {
+			// the thumbnail of a card, a logo, a banner: it names the
+			// page it leads to, not a picture of this one
+			return false
+		}
 		if alt := w.altText(n.text); alt != "" && !w.altRepeatsText(i, alt) {
 			w.space = true
 			w.text(alt, 0)
@@ -365,7 +402,7 @@ func (w *mdWriter) enter(i int32) bool {
 			}
 			w.space = false
 		}
-		w.links = append(w.links, linkMark{start: len(w.para), href: href})
+		w.links = append(w.links, linkMark{start: len(w.para), href: href, toPage: leadsToPage(n.text)})
 		return true
 	case atom.Code, atom.Kbd, atom.Samp, atom.Tt:
 		if w.code == 0 {

@@ -95,7 +95,13 @@ func TestREQ_FETCH_004_Links(t *testing.T) {
 		{"brackets in text", `<p><a href="/x">a [b]</a></p>`, "[a \\[b\\]](https://example.org/x)"},
 		{"space moves out", `<p>x<a href="/x"> y </a>z</p>`, "x [y](https://example.org/x) z"},
 		{"empty text", `<p>x<a href="/x"><img src="i.png"></a>y</p>`, "xy"},
-		{"image alt as text", `<p><a href="/x"><img src="i.png" alt="logo"></a></p>`, "[logo](https://example.org/x)"},
+		// a linked thumbnail names the page it leads to: a card's title
+		// link says it in words; a picture opened in its larger copy, or
+		// a link that leads nowhere, keeps its words
+		{"image linked to a page", `<p><a href="/shop/blue-kettle"><img src="k.png" alt="Blue kettle, front view"></a> <a href="/shop/blue-kettle">Blue kettle</a></p>`, "[Blue kettle](https://example.org/shop/blue-kettle)"},
+		{"image linked to a page, in a card", `<a href="/p/1"><div><img src="k.png" alt="black"></div></a><p>Walking pad</p>`, "Walking pad"},
+		{"image linked to its file", `<p><a href="/img/chart-large.PNG?w=2000"><img src="chart.png" alt="a chart of rainfall"></a></p>`, "[a chart of rainfall](https://example.org/img/chart-large.PNG?w=2000)"},
+		{"image linked to a fragment", `<p><a href="#gallery"><img src="i.png" alt="the kiln at night"></a></p>`, "the kiln at night"},
 		{"block inside link", `<a href="/x"><div><h3>Title</h3><p>text</p></div></a>`, "### Title\n\ntext"},
 		{"text is the address", `<p>see <a href="https://www.example.com/">www.example.com</a></p>`, "see <https://www.example.com/>"},
 	}

@@ -263,6 +263,10 @@ type extractor struct {
 	// negative marks elements that look like chrome themselves
 	negative []bool
 	title    string
+	// product: the page declares itself one product: og:type product,
+	// or exactly one Product in its JSON-LD or microdata (a page that
+	// lists products declares several)
+	product bool
 }
 
 func newExtractor(t *tree, title string) *extractor {
@@ -286,7 +290,12 @@ func newExtractor(t *tree, title string) *extractor {
 // Markdown behind its headline; it falls back to the whole page without
 // its chrome, then to the whole page, before giving up.
 func extractMain(t *tree, base *url.URL, title string) string {
+	var ld ldText
+	if len(t.ldjson) > 0 {
+		ld = structuredText(t.ldjson)
+	}
 	x := newExtractor(t, title)
+	x.product = ld.products == 1 || t.productItems == 1 || productType(t.ogType)
 	root, lenient := x.contentRoot(x.chooseRoot())
 	drop := x.prune(root, lenient)
 	h := x.headline(root)
@@ -310,9 +319,15 @@ func extractMain(t *tree, base *url.URL, title string) string {
 	if len(t.ldjson) > 0 {
 		// the page's structured data finds the content of a page
 		// rendered by scripts, and completes what the markup hides
-		md = completeFromStructured(md, structuredText(t.ldjson))
+		md = completeFromStructured(md, ld)
 	}
 	return md
+}
+
+// productType reports an Open Graph type naming one product ("product",
+// "product.item", "shop:product"), not a group of them.
+func productType(og string) bool {
+	return og == "product" || og == "product.item" || strings.HasSuffix(og, ":product")
 }
 
 // headlineMarkdown writes the headline as an ATX heading of its own level
@@ -688,7 +703,8 @@ func (x *extractor) related(a, b int32) bool {
 // lenient prunes a root made of many blocks (a mass root, a repeated
 // set): link lists, card groups and what is chrome by a class alone
 // (promo cards, related items) are its content there, and only the
-// page's frame is left out (frameChrome); its first and last items are
+// page's frame is left out (frameChrome), with, on a product page, the
+// reviews and related items (productChrome); its first and last items are
 // not an article's byline and share bar, so the edges are not trimmed.
 func (x *extractor) prune(root int32, lenient bool) []bool {
 	nodes := x.t.nodes
@@ -737,5 +753,5 @@ func (x *extractor) chromeIsContent(i int32, thread bool, kept map[cardKey]bool,
 	case x.proseInChrome(i):
 		return true
 	}
-	return lenient && !x.frameChrome(i)
+	return lenient && !x.frameChrome(i) && !x.productChrome(i)
 }

@@ -36,6 +36,9 @@ type ldText struct {
 	complete []bool
 	chars    int
 	adding   bool // the parts being added may complete
+	// products counts the objects describing a product (Product,
+	// ProductGroup) outside lists
+	products int
 }
 
 func (l *ldText) add(s string) {
@@ -149,7 +152,8 @@ func (l *ldText) walk(v any, depth int) {
 				if body := ldString(o["articleBody"]); body != "" {
 					l.add(body)
 				}
-			case "Product":
+			case "Product", "ProductGroup":
+				l.products++
 				l.setHeadline(ldString(o["name"]))
 				if d := ldString(o["description"]); d != "" {
 					l.adding = true

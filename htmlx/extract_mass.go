@@ -23,9 +23,71 @@ import "golang.org/x/net/html/atom"
 // that do not declare themselves articles, it widens to the repeated set
 // of posts or entries it is one of. lenient says the root is made of
 // many blocks and is to be pruned as such.
+//
+// On a product page the root so found holds the shop around the product
+// as well: price, options, cart, delivery terms. When the page names an
+// element as the product's description (productDescription) and that
+// element holds at least proseShare of the root's text outside the frame,
+// the description is the content: what is left is the shop's
+// machinery, short fragments the truth of a product page leaves out.
 func (x *extractor) contentRoot(root int32) (int32, bool) {
 	m := x.mass()
-	if mr := x.massRoot(m); mr != root && !x.within(mr, root) {
+	r, lenient := x.manyBlocks(root, m)
+	if x.product {
+		if d := x.productDescription(); d != nilNode && d != r && x.within(d, r) {
+			// the description's own text counts in full, even where
+			// the page keeps it in a tab or an accordion
+			dt := x.st[d].chars - x.st[d].linkChars
+			if float32(dt) >= proseShare*float32(m[r]-m[d]+dt) {
+				return d, false
+			}
+		}
+	}
+	return r, lenient
+}
+
+// productDescription returns the element a product page names as the
+// product's description (a class, id or itemprop "description",
+// "summary"), the one with the most text outside links, at least
+// minDescChars; not inside the page's frame, reviews or related items.
+func (x *extractor) productDescription() int32 {
+	nodes := x.t.nodes
+	bad := make([]bool, len(nodes))
+	desc := nilNode
+	var best int32
+	for i := 1; i < len(nodes); i++ {
+		nd := &nodes[i]
+		bad[i] = bad[nd.parent]
+		if nd.kind != kindElement || bad[i] {
+			continue
+		}
+		switch nd.tag {
+		case atom.Nav, atom.Header, atom.Footer, atom.Aside, atom.Menu:
+			bad[i] = true
+			continue
+		}
+		if nd.flags&flagChrome != 0 || nd.hints&(hintComment|hintRelated|hintFooter|hintHeader|hintSidebar|hintSubscribe|hintAd) != 0 {
+			bad[i] = true
+			continue
+		}
+		if nd.hints&hintLead == 0 || headingLevel(nd.tag) > 0 {
+			continue
+		}
+		if v := x.st[i].chars - x.st[i].linkChars; v >= minDescChars && v > best {
+			desc, best = int32(i), v
+		}
+	}
+	return desc
+}
+
+// minDescChars is the text a product's description needs.
+const minDescChars = 100
+
+// manyBlocks chooses between the prose root and the mass root (see
+// contentRoot).
+func (x *extractor) manyBlocks(root int32, m []int32) (int32, bool) {
+	mr := x.massRoot(m)
+	if mr != root && !x.within(mr, root) {
 		weak := !x.articleRoot(root) && float32(x.st[root].good) < proseShare*float32(m[mr])
 		if weak || x.inFooter(root) && m[mr] >= minMass {
 			return mr, true
@@ -56,7 +118,7 @@ const proseShare = 0.4
 const minMass = 200
 
 // mass returns, for every node, the characters of text below it outside
-// the page's frame (see frameChrome).
+// the page's frame (see frameChrome, productChrome).
 func (x *extractor) mass() []int32 {
 	nodes := x.t.nodes
 	m := make([]int32, len(nodes))
@@ -64,10 +126,14 @@ func (x *extractor) mass() []int32 {
 	// sidebars and banners by tag, role or class. Elements that are
 	// chrome only by a class naming adverts, promotions, related items or
 	// comments still weigh here: on a service page the "promo" cards are
-	// the services, on a forum the "comments" are the posts.
+	// the services, on a forum the "comments" are the posts. On a product
+	// page reviews and related items are frame (productChrome). Chrome
+	// that reads as prose (proseInChrome: the panels of tabs and
+	// accordions) is not frame: it is where many pages keep their text.
 	frame := make([]bool, len(nodes))
 	for i := 1; i < len(nodes); i++ {
-		frame[i] = frame[nodes[i].parent] || x.negative[i] && x.frameChrome(int32(i))
+		frame[i] = frame[nodes[i].parent] ||
+			x.negative[i] && (x.frameChrome(int32(i)) || x.productChrome(int32(i))) && !x.proseInChrome(int32(i))
 	}
 	for i := len(nodes) - 1; i >= 1; i-- {
 		if nodes[i].kind == kindText && !frame[i] {
@@ -94,6 +160,13 @@ func (x *extractor) frameChrome(i int32) bool {
 		return true
 	}
 	return nd.hints&(hintNav|hintFooter|hintHeader|hintSidebar|hintSubscribe|hintShare|hintNoise) != 0
+}
+
+// productChrome reports, on a product page, an element named as
+// reviews, comments or related items: what shoppers say and what else
+// the shop sells, not the product.
+func (x *extractor) productChrome(i int32) bool {
+	return x.product && x.t.nodes[i].hints&(hintComment|hintRelated) != 0
 }
 
 // massRoot descends from the document while one element child holds at

@@ -177,3 +177,62 @@ func TestRepeatedBlocksOnceOutsideArticles(t *testing.T) {
 		t.Errorf("an article's repeated paragraph appears %d times, want 3:\n%s", n, page.Markdown)
 	}
 }
+
+// A product page: the shop around the product (price, options, delivery,
+// reviews, related products) is left out when the page names the
+// product's description and the description holds most of its text.
+func TestProductDescriptionRoot(t *testing.T) {
+	review := `<div class="review"><p>Boils fast and quietly, exactly as described, and the handle stays cool.</p></div>`
+	var colours strings.Builder
+	for _, c := range []string{"Black", "White", "Red", "Blue", "Green", "Cream", "Copper", "Silver", "Graphite", "Sand"} {
+		colours.WriteString("<li>" + c + " colour option</li>")
+	}
+	page := `<html><head><meta property="og:type" content="product"><title>Steel Kettle</title></head><body>
+<nav><a href="/">Home</a> <a href="/kitchen">Kitchen</a></nav>
+<main><div class="product">
+<h1>Steel Kettle</h1>
+<div class="buy"><span>$49.00</span><ul>` + colours.String() + `</ul><span>Quantity</span><span>Free delivery over $50</span><span>In stock, ships tomorrow</span></div>
+<div class="product-description"><p>The steel kettle boils a litre of water in three minutes and switches itself off.</p>
+<ul><li>Capacity: 1 litre of water</li><li>Power: 2200 W at 230 V</li><li>Cord length: 75 cm, stored in the base</li>
+<li>Weight: 1.1 kg when empty</li><li>Filter: removable, washable limescale filter</li><li>Warranty: 2 years from purchase</li>
+<li>Base: 360 degree rotating base</li><li>Lid: push button, opens wide</li></ul></div>
+</div>
+<div class="reviews"><h2>Reviews</h2>` + strings.Repeat(review, 2) + `</div>
+<div class="related-products"><a href="/a">Copper Kettle $59</a> <a href="/b">Glass Kettle $39</a></div>
+</main></body></html>`
+	p, err := ExtractHTML(page, nil, Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"Steel Kettle", "boils a litre", "Power: 2200 W"} {
+		if !strings.Contains(p.Markdown, want) {
+			t.Errorf("missing %q in:\n%s", want, p.Markdown)
+		}
+	}
+	for _, not := range []string{"$49.00", "Graphite colour", "Free delivery", "handle stays cool", "Copper Kettle"} {
+		if strings.Contains(p.Markdown, not) {
+			t.Errorf("kept %q in:\n%s", not, p.Markdown)
+		}
+	}
+}
+
+func TestProductSignals(t *testing.T) {
+	for og, want := range map[string]bool{"product": true, "product.item": true, "og:product": true, "product.group": false, "article": false, "": false} {
+		if productType(og) != want {
+			t.Errorf("productType(%q) = %v", og, !want)
+		}
+	}
+	for v, want := range map[string]bool{"https://schema.org/Product": true, " http://schema.org/Product/ ": true, "https://schema.org/ProductGroup": false, "https://schema.org/Offer": false} {
+		if productItemType([]byte(v)) != want {
+			t.Errorf("productItemType(%q) = %v", v, !want)
+		}
+	}
+	one := parseHTML(`<div itemscope itemtype="https://schema.org/Product"><span itemprop="name">Kettle</span></div>`, defaultMaxNodes, defaultMaxDepth)
+	if one.productItems != 1 {
+		t.Errorf("productItems = %d, want 1", one.productItems)
+	}
+	l := structuredText([]string{`{"@type":"ItemList","itemListElement":[{"@type":"Product","name":"A"},{"@type":"Product","name":"B"}]}`, `{"@type":"ProductGroup","name":"Kettle"}`})
+	if l.products != 1 {
+		t.Errorf("products = %d, want 1 (the items of a list are not the page's product)", l.products)
+	}
+}

@@ -401,8 +401,11 @@ type tree struct {
 	// excluded subtrees, at most maxLDJSONBytes in all
 	ldjson  []string
 	ldjsonN int
-	counted int // elements and text runs parsed
-	deepest int // most elements open at once
+	// productItems counts the visible elements marked up as a product
+	// (microdata itemtype schema.org/Product)
+	productItems int
+	counted      int // elements and text runs parsed
+	deepest      int // most elements open at once
 }
 
 type parser struct {
@@ -759,6 +762,7 @@ type attrs struct {
 	content   []byte
 	open      bool
 	ldjson    bool // type="application/ld+json" on a script
+	product   bool // itemtype="https://schema.org/Product"
 	chrome    bool
 	fontBreak bool // a color, face or size attribute (font leaves svg)
 }
@@ -798,6 +802,8 @@ func (p *parser) readAttrs(a atom.Atom, hasAttr bool) attrs {
 			if string(key) == "itemprop" && asciiEqualFold(bytes.TrimSpace(val), "articlebody") {
 				at.hints |= hintArticleBody
 			}
+		case "itemtype":
+			at.product = productItemType(val)
 		case "role":
 			r := bytes.TrimSpace(val)
 			switch {
@@ -1056,6 +1062,9 @@ func (p *parser) startTag(selfClosing bool) {
 	}
 	idx := nilNode
 	if !skip {
+		if at.product {
+			p.t.productItems++
+		}
 		switch a {
 		case atom.Area, atom.Base, atom.Basefont, atom.Bgsound, atom.Col,
 			atom.Embed, atom.Frame, atom.Input, atom.Keygen, atom.Link,
@@ -1144,6 +1153,14 @@ func (p *parser) startTag(selfClosing bool) {
 
 func selfClosingForeign(a atom.Atom, selfClosing bool) bool {
 	return selfClosing && (a == atom.Svg || a == atom.Math)
+}
+
+// productItemType reports a microdata itemtype naming a schema.org
+// Product.
+func productItemType(val []byte) bool {
+	v := bytes.TrimRight(bytes.TrimSpace(val), "/")
+	const suffix = "schema.org/product"
+	return len(v) >= len(suffix) && asciiEqualFold(v[len(v)-len(suffix):], suffix)
 }
 
 func (p *parser) meta(at *attrs) {

@@ -376,6 +376,19 @@ func (x *extractor) rawChars() []int32 {
 // scores, and prune removes it only where it is not most of the content.
 func (x *extractor) markJunk(raw []int32) {
 	nodes := x.t.nodes
+	// an element named as a review is a reader's, one of the comments,
+	// on a page that is not an article, or inside a comment or reviews
+	// section; elsewhere in a declared article it is the article's own
+	// (the reviewed items of a product roundup) and stays content
+	article := x.declaredArticle()
+	inComment := make([]bool, len(nodes))
+	for i := 1; i < len(nodes); i++ {
+		nd := &nodes[i]
+		if nd.hints&hintReview != 0 && (!article || inComment[nd.parent]) {
+			nd.hints |= hintComment
+		}
+		inComment[i] = inComment[nd.parent] || nd.hints&hintComment != 0
+	}
 	x.negative = make([]bool, len(nodes))
 	inArticle := make([]bool, len(nodes))
 	for i := 1; i < len(nodes); i++ {
@@ -726,12 +739,34 @@ func (x *extractor) prune(root int32, lenient bool) []bool {
 			drop[i] = true
 			continue
 		}
-		if !lenient && s.chars > 0 && s.good == 0 && s.linkChars*2 > s.chars && s.bits&bitHasBlock != 0 {
+		if !lenient && s.chars > 0 && s.good == 0 && s.linkChars*2 > s.chars && s.bits&bitHasBlock != 0 && !x.annotatedLinks(int32(i)) {
 			drop[i] = true
 			continue
 		}
 		if isCaption(nd) {
 			drop[i] = true
+		}
+		if !lenient && nd.tag == atom.Form && !x.junk[i] && s.good*2 <= rootGood && s.good*4 < s.chars {
+			// a form inside an article (a quote request, a sign-up, the
+			// filters of a comparison table) is labels and choices, not
+			// the article: one that is mostly not prose goes. Posts a
+			// thread wraps in forms sit in comment chrome (junk) and
+			// stay.
+			drop[i] = true
+			continue
+		}
+		if level := headingLevel(nd.tag); !lenient && level > 0 && nd.hints&hintRelated != 0 {
+			// a heading classed as related items ("relatedposts-title")
+			// heads them: it and what follows it in its container, up
+			// to the next heading of its rank, are the related
+			// stories, however much prose their teasers hold
+			drop[i] = true
+			for c := nd.next; c != nilNode; c = nodes[c].next {
+				if l := headingLevel(nodes[c].tag); l > 0 && l <= level {
+					break
+				}
+				drop[c] = true
+			}
 		}
 	}
 	if !lenient {
@@ -740,6 +775,23 @@ func (x *extractor) prune(root int32, lenient bool) []bool {
 	}
 	return drop
 }
+
+// annotatedLinks reports a list of links that says something beside
+// them: the items add words of their own to the linked names ("Fluke
+// 117 - for most jobs"), as a list of resources or picks in an article
+// does; a menu or a list of related stories is the links alone.
+func (x *extractor) annotatedLinks(i int32) bool {
+	nd := &x.t.nodes[i]
+	if nd.tag != atom.Ul && nd.tag != atom.Ol {
+		return false
+	}
+	s := &x.st[i]
+	return float32(s.linkChars) < annotatedLinkShare*float32(s.chars)
+}
+
+// annotatedLinkShare is the share of a list's text in its links below
+// which the list is annotated.
+const annotatedLinkShare = 0.9
 
 // chromeIsContent reports a chrome element inside the root that prune
 // keeps (see prune).

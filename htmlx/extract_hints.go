@@ -29,6 +29,7 @@ const (
 	hintLead                           // lede, standfirst, summary, dek
 	hintNoise                          // print, skip links, toolbars, misc chrome
 	hintEmbed                          // embedded posts and media: content, even when social
+	hintReview                         // review: a comment, unless in a declared article (markJunk)
 )
 
 // hintsNegative are the bits that mark an element as boilerplate.
@@ -69,9 +70,13 @@ func tokenHints(w []byte) uint32 {
 		"addthis", "socials", "follow":
 		return hintShare
 	case "comment", "comments", "disqus", "respond", "replies", "reply",
-		"discussion", "discuss", "conversation", "feedback", "review",
-		"reviews", "testimonials":
+		"discussion", "discuss", "conversation", "feedback", "testimonials",
+		"reviews":
 		return hintComment
+	case "review":
+		// readers' reviews on a shop, the editor's review in an
+		// article: markJunk decides by the page's type
+		return hintReview
 	case "sidebar", "rail", "aside", "sidecol":
 		return hintSidebar
 	case "related", "recommended", "recommendations", "trending",

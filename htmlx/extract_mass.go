@@ -268,11 +268,12 @@ func (x *extractor) isThread(root int32) bool {
 	nodes := x.t.nodes
 	if x.declaredArticle() {
 		// an article's comments are not its content, however many,
-		// unless the root is the list of posts itself
+		// unless the root is the list of posts itself (a reply form
+		// beside the comments is not one of them)
 		var direct int32
 		k := 0
 		for c := nodes[root].first; c != nilNode; c = nodes[c].next {
-			if nodes[c].kind == kindElement && x.negative[c] && x.onlyComment(c) {
+			if nodes[c].kind == kindElement && x.negative[c] && x.onlyComment(c) && x.st[c].good > 0 {
 				direct += x.st[c].chars
 				k++
 			}

@@ -906,6 +906,13 @@ func (w *mdWriter) writeHeading() {
 		w.heading = level
 		return
 	}
+	if w.dedupe && len(text) >= minRepeatBytes && w.repeated([]byte("#"+text)) {
+		// the headings of a block printed again for another screen
+		// size go with its paragraphs (a heading's key is apart from
+		// theirs, so a table of contents does not hide the heading)
+		w.heading = level
+		return
+	}
 	w.separator()
 	w.out.WriteString(w.linePrefix())
 	w.out.WriteString(strings.Repeat("#", level))

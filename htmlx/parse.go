@@ -792,9 +792,10 @@ func (p *parser) readAttrs(a atom.Atom, hasAttr bool) attrs {
 			if string(key) == "id" && p.hiddenSel.hidesID(val) {
 				at.hidden = true
 			}
-			if string(key) == "id" && slugLike(val) {
+			if string(key) == "id" && (slugLike(val) || headingLevel(a) > 0) {
 				// an anchor made from a heading's words
-				// ("receive-and-reply-to-an-sms") names the text,
+				// ("receive-and-reply-to-an-sms"), and any id of a
+				// heading ("recommended-providers"), names the text,
 				// not the element's part in the page
 				break
 			}

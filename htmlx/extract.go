@@ -254,12 +254,14 @@ type nodeStats struct {
 
 // extractor holds the per-node measures of one document.
 type extractor struct {
-	t      *tree
-	st     []nodeStats
-	junk   []bool
-	inLink []bool
-	block  []int32
-	raw    []int32 // text below each node, nothing left out
+	t    *tree
+	st   []nodeStats
+	junk []bool
+	// consent marks what lies in a cookie or consent banner or dialog
+	consent []bool
+	inLink  []bool
+	block   []int32
+	raw     []int32 // text below each node, nothing left out
 	// negative marks elements that look like chrome themselves
 	negative []bool
 	title    string
@@ -272,12 +274,13 @@ type extractor struct {
 func newExtractor(t *tree, title string) *extractor {
 	n := len(t.nodes)
 	x := &extractor{
-		t:      t,
-		st:     make([]nodeStats, n),
-		junk:   make([]bool, n),
-		inLink: make([]bool, n),
-		block:  make([]int32, n),
-		title:  title,
+		t:       t,
+		st:      make([]nodeStats, n),
+		junk:    make([]bool, n),
+		consent: make([]bool, n),
+		inLink:  make([]bool, n),
+		block:   make([]int32, n),
+		title:   title,
 	}
 	x.structure()
 	x.raw = x.rawChars()
@@ -304,7 +307,8 @@ func extractMain(t *tree, base *url.URL, title string) string {
 		drop[h] = true
 	}
 	head := ""
-	if h != nilNode {
+	if h != nilNode && h != root {
+		// (a root that is the headline itself writes it once)
 		head = x.headlineMarkdown(h)
 	}
 	// repeats are left out of content made of many blocks, and of pages
@@ -397,6 +401,7 @@ func (x *extractor) markJunk(raw []int32) {
 		inArticle[i] = inArticle[p]
 		if nd.kind != kindElement {
 			x.junk[i] = x.junk[p]
+			x.consent[i] = x.consent[p]
 			continue
 		}
 		neg := false
@@ -413,12 +418,15 @@ func (x *extractor) markJunk(raw []int32) {
 		if nd.flags&flagChrome != 0 {
 			neg = true
 		}
-		if nd.hints&hintsNegative != 0 && nd.hints&(hintArticleBody|hintMain) == 0 && headingLevel(nd.tag) == 0 {
-			// a heading's class names its style, not chrome
+		if nd.hints&hintsNegative != 0 && nd.hints&(hintArticleBody|hintMain) == 0 &&
+			(headingLevel(nd.tag) == 0 || nd.hints&hintUserCard != 0) {
+			// a heading's class names its style, not chrome, unless
+			// it names the heading's part (a post author's rank)
 			neg = true
 		}
 		x.negative[i] = neg
 		x.junk[i] = x.junk[p] || neg
+		x.consent[i] = x.consent[p] || neg && nd.hints&hintConsent != 0
 	}
 }
 
@@ -461,6 +469,11 @@ func (x *extractor) measure() {
 				bs, good := blockScore(nd, s)
 				if x.junk[i] {
 					bs *= junkWeight
+				}
+				if x.consent[i] {
+					// the legal prose of a cookie dialog is no
+					// page's content, however long
+					bs, good = 0, false
 				}
 				s.score += bs
 				if good {
@@ -627,6 +640,12 @@ func (x *extractor) chooseRoot() int32 {
 			break
 		}
 		best, bestScore = next, x.st[next].score
+	}
+	if scope != 0 && nodes[scope].hints&hintArticleBody != 0 && x.st[best].chars*2 < x.st[scope].chars {
+		// the element the markup names as the article's body is the
+		// article, when the best prose in it is a small part of it (a
+		// post made of link lists around one paragraph)
+		return scope
 	}
 	return best
 }

@@ -29,7 +29,9 @@ const (
 	hintLead                           // lede, standfirst, summary, dek
 	hintNoise                          // print, skip links, toolbars, misc chrome
 	hintEmbed                          // embedded posts and media: content, even when social
-	hintReview                         // review: a comment, unless in a declared article (markJunk)
+	hintConsent                        // cookie, consent, gdpr (with hintSubscribe)
+	hintReview                         // reviews, testimonials, feedback: never a thread's posts; "review" alone is a comment only off articles (markJunk)
+	hintUserCard                       // a forum post author's card: rank, join date, post count (with hintNoise)
 )
 
 // hintsNegative are the bits that mark an element as boilerplate.
@@ -70,9 +72,11 @@ func tokenHints(w []byte) uint32 {
 		"addthis", "socials", "follow":
 		return hintShare
 	case "comment", "comments", "disqus", "respond", "replies", "reply",
-		"discussion", "discuss", "conversation", "feedback", "testimonials",
-		"reviews":
+		"discussion", "discuss", "conversation":
 		return hintComment
+	case "feedback", "reviews", "testimonials":
+		// what customers say: comments, never the posts of a thread
+		return hintComment | hintReview
 	case "review":
 		// readers' reviews on a shop, the editor's review in an
 		// article: markJunk decides by the page's type
@@ -97,8 +101,9 @@ func tokenHints(w []byte) uint32 {
 	case "tag", "tags", "taglist", "topics", "topic", "categories",
 		"category", "keywords", "labels":
 		return hintTags
-	case "newsletter", "subscribe", "subscription", "signup", "cookie",
-		"cookies", "consent", "gdpr", "popup", "modal", "overlay",
+	case "cookie", "cookies", "consent", "gdpr":
+		return hintSubscribe | hintConsent
+	case "newsletter", "subscribe", "subscription", "signup", "popup", "modal", "overlay",
 		"paywall", "register", "login", "promobox", "cta", "donate":
 		return hintSubscribe
 	case "headline", "title", "heading":
@@ -129,7 +134,7 @@ type compoundForm struct {
 var (
 	formsA = []compoundForm{{"articlebody", hintArticleBody}, {"articletext", hintArticleBody}, {"articlecontent", hintArticleBody}, {"articlecopy", hintArticleBody}, {"alsoread", hintRelated}, {"advert", hintAd}, {"adslot", hintAd}, {"adunit", hintAd}, {"adcontainer", hintAd}, {"adwrapper", hintAd}, {"adplaceholder", hintAd}, {"authorinfo", hintNoise}, {"authorbio", hintNoise}, {"aboutauthor", hintNoise}, {"authorbox", hintNoise}, {"authorcard", hintNoise}, {"authorprofile", hintNoise}, {"abouttheauthor", hintNoise}}
 	formsB = []compoundForm{{"bodytext", hintArticleBody}, {"bodycopy", hintArticleBody}, {"breadcrumb", hintNav}, {"byline", hintByline}}
-	formsC = []compoundForm{{"comment", hintComment}, {"cookie", hintSubscribe}, {"caption", hintCaption}}
+	formsC = []compoundForm{{"comment", hintComment}, {"cookie", hintSubscribe | hintConsent}, {"caption", hintCaption}}
 	formsD = []compoundForm{{"disqus", hintComment}, {"doubleclick", hintAd}, {"dateline", hintByline}}
 	formsE = []compoundForm{{"entrycontent", hintArticleBody}, {"entrybody", hintArticleBody}, {"entrytext", hintArticleBody}}
 	formsF = []compoundForm{{"footer", hintFooter}}
@@ -137,10 +142,15 @@ var (
 	formsM = []compoundForm{{"maincontent", hintMain}, {"morestories", hintRelated}, {"mostread", hintRelated}, {"mostpopular", hintRelated}, {"masthead", hintHeader}}
 	formsN = []compoundForm{{"navigation", hintNav}, {"navbar", hintNav}, {"newsletter", hintSubscribe}}
 	formsO = []compoundForm{{"outbrain", hintRelated}}
-	formsP = []compoundForm{{"postcontent", hintArticleBody}, {"postbody", hintArticleBody}, {"posttext", hintArticleBody}, {"pagination", hintNav}, {"paywall", hintSubscribe}}
+	formsP = []compoundForm{{"postcontent", hintArticleBody}, {"postbody", hintArticleBody}, {"posttext", hintArticleBody}, {"pagination", hintNav}, {"paywall", hintSubscribe}, {"postprofile", hintNoise | hintUserCard}}
 	formsR = []compoundForm{{"richtext", hintPositive}, {"related", hintRelated}, {"recommend", hintRelated}, {"readnext", hintRelated}}
 	formsS = []compoundForm{{"storybody", hintArticleBody}, {"storycontent", hintArticleBody}, {"storytext", hintArticleBody}, {"sidebar", hintSidebar}, {"socialshare", hintShare}, {"sharebar", hintShare}, {"sharing", hintShare}, {"sharetools", hintShare}, {"socialmedia", hintShare}, {"sponsor", hintAd}, {"subscribe", hintSubscribe}, {"signup", hintSubscribe}}
 	formsT = []compoundForm{{"taboola", hintRelated}, {"trending", hintRelated}, {"timestamp", hintByline}}
+	// a forum post's card of its author: rank, banners, join date and
+	// post count ("message-userExtras", "userTitle", "user-info",
+	// "postprofile", "user-stats"); the author's name and the post's
+	// date are in the post's own header
+	formsU = []compoundForm{{"userextras", hintNoise | hintUserCard}, {"usertitle", hintNoise | hintUserCard}, {"userbanner", hintNoise | hintUserCard}, {"userstat", hintNoise | hintUserCard}, {"userinfo", hintNoise | hintUserCard}}
 	formsY = []compoundForm{{"youmaylike", hintRelated}}
 )
 
@@ -180,6 +190,8 @@ func compoundHints(low []byte) uint32 {
 			forms = formsS
 		case 't':
 			forms = formsT
+		case 'u':
+			forms = formsU
 		case 'y':
 			forms = formsY
 		default:
@@ -238,6 +250,11 @@ func classHints(val []byte, scratch *[]byte) uint32 {
 			skipNext = true
 			continue
 		}
+		if layoutWord(w) {
+			// the same words run together ("p-body-main--withSidebar",
+			// "mainContainer_noSidebar"): a layout, not the element
+			continue
+		}
 		bits |= tokenHints(w)
 		if lead && (string(w) == "widget" || string(w) == "widgets") {
 			// "widget", "widget_text", "widget-area": a sidebar's
@@ -265,6 +282,20 @@ func classHints(val []byte, scratch *[]byte) uint32 {
 		bits &^= hintShare
 	}
 	return bits
+}
+
+// layoutWord reports a token that is "with", "without", "has" or "no"
+// run together with a word naming chrome: "withsidebar", "nosidebar",
+// "hascomments" describe the layout around an element, not the element.
+// (A figure "withoutCaption" is still a figure's furniture.)
+func layoutWord(w []byte) bool {
+	for _, p := range []string{"without", "with", "has", "no"} {
+		if len(w) > len(p)+2 && string(w[:len(p)]) == p {
+			rest := w[len(p):]
+			return (tokenHints(rest)|compoundHints(rest))&(hintsNegative|hintHeader) != 0
+		}
+	}
+	return false
 }
 
 // hiddenClass reports class tokens that conventionally hide an element

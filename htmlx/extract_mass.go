@@ -16,13 +16,14 @@ import "golang.org/x/net/html/atom"
 // chooseRoot found. It gives way to the mass root when the prose root's
 // prose is less than proseShare of the mass root's text (a listing, a
 // service page, a product page: the content is many short blocks), or
-// when it lies in the page footer while the page has minMass of text
-// outside chrome (legal text scoring as prose). A prose root the page
-// marks as its article keeps its place (articleRoot): the rest of an
-// article page's text is teasers and related links. Otherwise, on pages
-// that do not declare themselves articles, it widens to the repeated set
-// of posts or entries it is one of. lenient says the root is made of
-// many blocks and is to be pruned as such.
+// when it lies in the page footer or a cookie dialog while the page has
+// minMass of text outside chrome (legal text scoring as prose). A prose
+// root the page marks as its article keeps its place (articleRoot): the
+// rest of an article page's text is teasers and related links.
+// Otherwise, on pages that do not declare themselves articles (or whose
+// best prose is a comment), it widens to the repeated set of posts or
+// entries it is one of. lenient says the root is made of many blocks and
+// is to be pruned as such.
 //
 // On a product page the root so found holds the shop around the product
 // as well: price, options, cart, delivery terms. When the page names an
@@ -89,11 +90,13 @@ func (x *extractor) manyBlocks(root int32, m []int32) (int32, bool) {
 	mr := x.massRoot(m)
 	if mr != root && !x.within(mr, root) {
 		weak := !x.articleRoot(root) && float32(x.st[root].good) < proseShare*float32(m[mr])
-		if weak || x.inFooter(root) && m[mr] >= minMass {
+		if weak || (x.inFooter(root) || x.consent[root]) && m[mr] >= minMass {
 			return mr, true
 		}
 	}
-	if !x.declaredArticle() {
+	if !x.declaredArticle() || x.inComment(root) {
+		// a page that declares itself an article and whose best
+		// prose is a comment is a thread of posts
 		if r := x.repeatedSet(root); r != root {
 			return r, true
 		}
@@ -202,6 +205,17 @@ func (x *extractor) inFooter(i int32) bool {
 	return false
 }
 
+// inComment reports a node inside an element named as a comment.
+func (x *extractor) inComment(i int32) bool {
+	nodes := x.t.nodes
+	for n := i; n != nilNode; n = nodes[n].parent {
+		if x.negative[n] && x.onlyComment(n) {
+			return true
+		}
+	}
+	return false
+}
+
 // maxRepeatUp bounds how far above the prose root a repeated set is
 // looked for.
 const maxRepeatUp = 8
@@ -212,6 +226,12 @@ const maxRepeatUp = 8
 // Going up from root, the first ancestor whose child on the way has at
 // least one sibling of its tag and class, the siblings holding text and
 // together at least repeatShare of the ancestor's text, is the content.
+// The child on the way may also be the one marked member of a run of
+// alike siblings: its first class name is theirs, and a modifier sets it
+// apart ("post first-post", "answer accepted-answer" among "post" or
+// "answer" siblings); the others then share one class, at least two of
+// them, so that sections of a page builder, each named after its kind
+// ("section hero", "section faq"), are not a run.
 // It returns root when there is none.
 func (x *extractor) repeatedSet(root int32) int32 {
 	nodes := x.t.nodes
@@ -223,13 +243,28 @@ func (x *extractor) repeatedSet(root int32) int32 {
 		}
 		nd := &nodes[n]
 		k, sum := 0, int32(0)
+		// the siblings marked apart from n: how many, their text, and
+		// whether they share one class
+		alike, alikeSum, alikeClass, mixed := 0, int32(0), uint32(0), false
 		for c := nodes[p].first; c != nilNode; c = nodes[c].next {
 			cn := &nodes[c]
-			if cn.kind != kindElement || cn.tag != nd.tag || cn.class != nd.class || x.st[c].chars < minPostChars {
+			if cn.kind != kindElement || cn.tag != nd.tag || x.st[c].chars < minPostChars {
 				continue
 			}
-			k++
-			sum += x.st[c].chars
+			if cn.class == nd.class {
+				k++
+				sum += x.st[c].chars
+			} else if nd.class1 != 0 && cn.class1 == nd.class1 {
+				if alike > 0 && cn.class != alikeClass {
+					mixed = true
+				}
+				alike++
+				alikeSum += x.st[c].chars
+				alikeClass = cn.class
+			}
+		}
+		if k == 1 && alike >= 2 && !mixed {
+			k, sum = k+alike, sum+alikeSum
 		}
 		if k >= 2 && float32(sum) >= repeatShare*float32(x.st[p].chars) && sum-x.st[n].chars >= x.st[n].chars/4 {
 			return p
@@ -251,7 +286,9 @@ const (
 // posts themselves.
 func (x *extractor) onlyComment(i int32) bool {
 	nd := &x.t.nodes[i]
-	if nd.flags&flagChrome != 0 || nd.hints&hintsNegative != hintComment {
+	if nd.flags&flagChrome != 0 || nd.hints&hintsNegative != hintComment || nd.hints&hintReview != 0 {
+		// reviews and testimonials are a product's or a service's,
+		// not the posts of a thread
 		return false
 	}
 	switch nd.tag {
@@ -268,17 +305,17 @@ func (x *extractor) isThread(root int32) bool {
 	nodes := x.t.nodes
 	if x.declaredArticle() {
 		// an article's comments are not its content, however many,
-		// unless the root is the list of posts itself (a reply form
-		// beside the comments is not one of them)
-		var direct int32
-		k := 0
+		// unless the root is the list of posts itself, or holds it
+		// with little else (a title above it) and the list is not
+		// named as a comment section
+		list := root
 		for c := nodes[root].first; c != nilNode; c = nodes[c].next {
-			if nodes[c].kind == kindElement && x.negative[c] && x.onlyComment(c) && x.st[c].good > 0 {
-				direct += x.st[c].chars
-				k++
+			if nodes[c].kind == kindElement && !x.negative[c] && float32(x.st[c].chars) >= massShare*float32(x.st[root].chars) {
+				list = c
+				break
 			}
 		}
-		if k < 2 || direct*2 < x.st[root].chars {
+		if !x.listOfComments(root, root) && (list == root || !x.listOfComments(list, root)) {
 			return false
 		}
 	}
@@ -311,9 +348,25 @@ func (x *extractor) isThread(root int32) bool {
 	return posts >= 2 && in*2 >= x.st[root].chars && x.st[root].good-x.commentGood(root) < maxOpeningPost
 }
 
+// listOfComments reports an element whose children include at least two
+// elements named as comments, holding at least half of root's text.
+func (x *extractor) listOfComments(list, root int32) bool {
+	nodes := x.t.nodes
+	var direct int32
+	k := 0
+	for c := nodes[list].first; c != nilNode; c = nodes[c].next {
+		// a reply form beside the comments, without prose, is not one
+		if nodes[c].kind == kindElement && x.negative[c] && x.onlyComment(c) && x.st[c].good > 0 {
+			direct += x.st[c].chars
+			k++
+		}
+	}
+	return k >= 2 && direct*2 >= x.st[root].chars
+}
+
 // maxOpeningPost is the most prose a thread's root holds outside the
 // posts named as comments.
-const maxOpeningPost = 1000
+const maxOpeningPost = 2000
 
 // commentGood sums the prose inside the topmost comment-named elements
 // below root.

@@ -2,6 +2,7 @@ package htmlx
 
 import (
 	"errors"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -160,6 +161,15 @@ func TestSlugLike(t *testing.T) {
 	if classHints([]byte("elementor-element elementor-widget elementor-widget-text-editor"), new([]byte))&hintSidebar != 0 {
 		t.Error("a page builder's text block read as a sidebar")
 	}
+	// "with", "no" run together with a chrome word name a layout
+	for _, c := range []string{"p-body-main p-body-main--withSidebar", "mainContainer_noSidebar", "page hasComments"} {
+		if classHints([]byte(c), new([]byte))&hintsNegative != 0 {
+			t.Errorf("class=%q read as chrome", c)
+		}
+	}
+	if classHints([]byte("notice-sidebar"), new([]byte))&hintSidebar == 0 {
+		t.Error(`class="notice-sidebar" not read as a sidebar`)
+	}
 }
 
 func TestRepeatedBlocksOnceOutsideArticles(t *testing.T) {
@@ -234,5 +244,181 @@ func TestProductSignals(t *testing.T) {
 	l := structuredText([]string{`{"@type":"ItemList","itemListElement":[{"@type":"Product","name":"A"},{"@type":"Product","name":"B"}]}`, `{"@type":"ProductGroup","name":"Kettle"}`})
 	if l.products != 1 {
 		t.Errorf("products = %d, want 1 (the items of a list are not the page's product)", l.products)
+	}
+}
+
+func TestRepeatedSetWithMarkedMember(t *testing.T) {
+	long := strings.Repeat("The accepted answer explains the cause at length, with the reasons behind it. ", 6)
+	short := func(s string) string {
+		return "<p>" + s + " is another way to go about it, and it works well enough for most readers here.</p>"
+	}
+	doc := `<html><body><div class="question"><p>Why does the build fail after the upgrade, and what should I change?</p></div>` +
+		`<div id="answers"><div class="answer accepted-answer"><div class="post-body"><p>` + long + `</p></div></div>` +
+		`<div class="answer"><div class="post-body">` + short("Pinning the version") + `</div></div>` +
+		`<div class="answer"><div class="post-body">` + short("Clearing the cache") + `</div></div></div></body></html>`
+	page, _ := ExtractHTML(doc, nil, Limits{})
+	for _, want := range []string{"accepted answer explains", "Pinning the version", "Clearing the cache"} {
+		if !strings.Contains(page.Markdown, want) {
+			t.Errorf("%q left out:\n%s", want, page.Markdown)
+		}
+	}
+	// sections of a page builder named after their kind are no run
+	sec := func(kind, text string) string {
+		return `<section class="section ` + kind + `"><p>` + text + `</p></section>`
+	}
+	doc = `<html><body><main>` + sec("story", long) +
+		sec("promo", "Subscribe to the weekly letter for more stories like this one, every Friday morning.") +
+		sec("teasers", "Read next: a visit to the workshop where the old machines are still running today.") +
+		`</main></body></html>`
+	page, _ = ExtractHTML(doc, nil, Limits{})
+	if strings.Contains(page.Markdown, "weekly letter") {
+		t.Errorf("a page builder's sections taken as a run:\n%s", page.Markdown)
+	}
+}
+
+func TestConsentDialogIsNoContent(t *testing.T) {
+	legal := strings.Repeat("<p>These cookies allow us to count visits and traffic sources, so we can measure and improve the performance of our site.</p>", 8)
+	post := func(who, text string) string {
+		return `<div class="post"><span>` + who + `</span><p>` + text + `</p></div>`
+	}
+	doc := `<html><body><div class="topic">` +
+		post("ann", "Has anyone tried the new firmware on the older board?") +
+		post("bob", "Yes, it works, but flash it twice.") +
+		post("cy", "Mine bricked, so keep a backup image.") +
+		`</div><div id="onetrust-consent-sdk"><div class="pc-center"><h2>Privacy preferences</h2>` + legal + `</div></div></body></html>`
+	page, _ := ExtractHTML(doc, nil, Limits{})
+	if strings.Contains(page.Markdown, "cookies allow us") {
+		t.Errorf("a cookie dialog taken as content:\n%s", page.Markdown)
+	}
+	if !strings.Contains(page.Markdown, "flash it twice") {
+		t.Errorf("the posts left out:\n%s", page.Markdown)
+	}
+}
+
+func TestThreadWithLongOpeningPost(t *testing.T) {
+	opening := "<p>" + strings.Repeat("I have been weighing a move into consulting after my degree, and I would like to hear how it went for you. ", 14) + "</p>"
+	reply := func(text string) string {
+		// each reply classed by its place in the thread
+		class := "comment c" + strconv.Itoa(len(text))
+		return `<div class="` + class + `"><p>` + strings.Repeat(text+" ", 12) + `</p></div>`
+	}
+	doc := `<html><body><div class="thread"><div class="post">` + opening + `</div><div class="thread-body">` +
+		reply("The hours were long in my first two years, but I learned more than anywhere else, and I do not regret it.") +
+		reply("It depends on the firm: a boutique gave me far better balance than the large houses ever did for my friends.") +
+		reply("I left after three years for industry, and the pay was the same with half of the travel, which suited me.") +
+		`</div></div></body></html>`
+	page, _ := ExtractHTML(doc, nil, Limits{})
+	for _, want := range []string{"weighing a move", "boutique gave me", "left after three years"} {
+		if !strings.Contains(page.Markdown, want) {
+			t.Errorf("%q left out of a thread:\n%s", want, page.Markdown)
+		}
+	}
+	// reviews below a product are not a thread's posts
+	review := func(text string) string {
+		return `<div class="review r` + strconv.Itoa(len(text)) + `"><p>` + strings.Repeat(text+" ", 12) + `</p></div>`
+	}
+	doc = `<html><body><div class="product"><div class="description">` + opening + `</div>` +
+		review("The hours were long in my first two years, but I learned more than anywhere else, and I do not regret it.") +
+		review("It depends on the firm: a boutique gave me far better balance than the large houses ever did for my friends.") +
+		review("I left after three years for industry, and the pay was the same with half of the travel, which suited me.") +
+		`</div></body></html>`
+	page, _ = ExtractHTML(doc, nil, Limits{})
+	if strings.Contains(page.Markdown, "boutique gave me") {
+		t.Errorf("a product's reviews taken as posts:\n%s", page.Markdown)
+	}
+}
+
+func TestDeclaredArticleThreadList(t *testing.T) {
+	post := func(i int, text string) string {
+		// each post classed by its place (owner, reply)
+		return `<li class="comment p` + strconv.Itoa(i) + `"><p>` + strings.Repeat(text+" ", 3) + `</p></li>`
+	}
+	doc := `<html><head><meta property="og:type" content="article"></head><body><div class="topic"><h1>How do I show a saved route?</h1>` +
+		`<div class="topic-meta"><p>Asked in Help and support, by a new member, four replies so far.</p></div><ul class="posts">` +
+		post(1, "I saved many routes on my laptop and I would like to see them on the tablet as well, is there a way?") +
+		post(2, "Open the menu, then the saved routes panel, and pick the one you want to see on the map.") +
+		post(3, "That panel is empty on my tablet, although the laptop shows all of them in the list.") +
+		post(4, "Check that you are logged in with the same account on both, the routes are kept per account.") +
+		`</ul></div></body></html>`
+	page, _ := ExtractHTML(doc, nil, Limits{})
+	for _, want := range []string{"saved many routes", "saved routes panel", "panel is empty", "same account"} {
+		if !strings.Contains(page.Markdown, want) {
+			t.Errorf("%q left out of a thread:\n%s", want, page.Markdown)
+		}
+	}
+	// an article's own comment section stays out, short as the article is
+	article := strings.Replace(doc, `<ul class="posts">`, `<div class="comments-area"><ul>`, 1)
+	article = strings.Replace(article, `</ul>`, `</ul></div>`, 1)
+	page, _ = ExtractHTML(article, nil, Limits{})
+	if strings.Contains(page.Markdown, "same account") {
+		t.Errorf("an article's comment section taken as a thread:\n%s", page.Markdown)
+	}
+}
+
+func TestPostAuthorCardLeftOut(t *testing.T) {
+	post := func(who, text string) string {
+		return `<article class="message"><div class="message-user"><h4>` + who + `</h4><h5 class="userTitle">Senior Member</h5>` +
+			`<div class="message-userExtras"><dl><dt>Joined</dt><dd>Jun 29, 2016</dd></dl><dl><dt>Messages</dt><dd>4,726</dd></dl></div></div>` +
+			`<div class="message-body"><p>` + text + `</p></div></article>`
+	}
+	doc := `<html><body><div class="thread">` +
+		post("ann", "Has anyone tried the new firmware on the older board, and did it keep the settings?") +
+		post("bob", "Yes, it works on mine, but flash it twice and keep the old image somewhere safe.") +
+		post("cy", "Mine lost the network settings, so write them down before you start the update.") +
+		`</div></body></html>`
+	page, _ := ExtractHTML(doc, nil, Limits{})
+	if !strings.Contains(page.Markdown, "flash it twice") {
+		t.Errorf("the posts left out:\n%s", page.Markdown)
+	}
+	for _, junk := range []string{"Joined", "4,726", "Senior Member"} {
+		if strings.Contains(page.Markdown, junk) {
+			t.Errorf("the author card's %q kept:\n%s", junk, page.Markdown)
+		}
+	}
+}
+
+func TestArticleBodyOfLinkLists(t *testing.T) {
+	var items strings.Builder
+	for i := 0; i < 12; i++ {
+		items.WriteString(`<li><a href="https://example.org/pull/` + strconv.Itoa(i) + `">Fix the handling of nested replies in the federation queue</a></li>`)
+	}
+	doc := `<html><body><div class="post-listing"><div class="post-body">` +
+		`<p>Here is our regular update that explains what we have been working on for the past two weeks, for everyone who follows along.</p>` +
+		`<h2>Changes</h2><ul>` + items.String() + `</ul>` +
+		`<h2>Support development</h2><p>Thanks to all contributors who sent patches, reviews and translations.</p>` +
+		`</div></div></body></html>`
+	page, _ := ExtractHTML(doc, nil, Limits{})
+	for _, want := range []string{"regular update", "Thanks to all contributors"} {
+		if !strings.Contains(page.Markdown, want) {
+			t.Errorf("%q left out of the article body:\n%s", want, page.Markdown)
+		}
+	}
+}
+
+func TestDeclaredArticleWhoseProseIsAReply(t *testing.T) {
+	post := func(kind, text string) string {
+		return `<div><article class="post-box ` + kind + `"><div class="post-box-body"><p>` + text + `</p></div></article></div>`
+	}
+	doc := `<html><head><meta property="og:type" content="article"></head><body><main><div class="topic">` +
+		post("original-topic", "Here is an idea to raise the tips on catering: add a line for a discretionary gratuity.") +
+		post("reply-post-box", "That is a great idea, we started adding an automatic fifteen percent and nobody said a word.") +
+		post("reply-post-box", strings.Repeat("We should not expect nor require a tip, ever; the price is the price and it should cover the work. ", 5)) +
+		post("reply-post-box", "I add it only for events with more than fifty guests, and I say so in the proposal.") +
+		`</div></main></body></html>`
+	page, _ := ExtractHTML(doc, nil, Limits{})
+	for _, want := range []string{"discretionary gratuity", "automatic fifteen percent", "price is the price", "fifty guests"} {
+		if !strings.Contains(page.Markdown, want) {
+			t.Errorf("%q left out of the thread:\n%s", want, page.Markdown)
+		}
+	}
+}
+
+func TestHeadlineRootWrittenOnce(t *testing.T) {
+	title := "Regulator to Europe: if you restrict our satellite providers, we will ban yours here, the chair says."
+	doc := `<html><head><title>` + title + `</title></head><body><main><div><a href="/r/tech">r/tech</a></div><h1>` + title + `</h1>` +
+		`<div><a href="https://news.example/story">news.example</a></div></main></body></html>`
+	page, _ := ExtractHTML(doc, nil, Limits{})
+	if n := strings.Count(page.Markdown, "satellite providers"); n != 1 {
+		t.Errorf("the headline appears %d times:\n%s", n, page.Markdown)
 	}
 }

@@ -53,11 +53,16 @@ const nilNode int32 = -1
 // in document order, so a parent always precedes its descendants: a loop
 // over the arena backwards visits every child before its parent.
 type node struct {
-	tag    atom.Atom
-	kind   uint8
-	flags  uint16
-	hints  uint32 // class/id/role hint bits
-	class  uint32 // hash of the class attribute, to find repeated siblings
+	tag   atom.Atom
+	kind  uint8
+	flags uint16
+	hints uint32 // class/id/role hint bits
+	class uint32 // hash of the class attribute, to find repeated siblings
+	// class1 hashes the first class name alone: siblings of one kind
+	// whose modifiers differ ("post first", "post odd") share it. It is
+	// zero for a name with a digit: a utility class of a spacing or grid
+	// scale ("pl-3", "col-12") names no kind of element.
+	class1 uint32
 	parent int32
 	first  int32
 	last   int32
@@ -752,6 +757,7 @@ type attrs struct {
 	hiddenMarkup bool
 	hints        uint32
 	class        uint32
+	class1       uint32
 	href         string
 	alt          string
 	lang         string
@@ -776,6 +782,9 @@ func (p *parser) readAttrs(a atom.Atom, hasAttr bool) attrs {
 		switch string(key) {
 		case "class":
 			at.class = classHash(val)
+			if f := firstField(val); bytes.IndexAny(f, "0123456789") < 0 {
+				at.class1 = classHash(f)
+			}
 			if p.hiddenSel.hidesClass(val) {
 				at.hidden = true
 			}
@@ -871,6 +880,17 @@ func (p *parser) readAttrs(a atom.Atom, hasAttr bool) attrs {
 		}
 	}
 	return at
+}
+
+// firstField returns the first white-space separated field of val.
+func firstField(val []byte) []byte {
+	val = bytes.TrimLeft(val, " \t\n\r\f")
+	for i, c := range val {
+		if c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' {
+			return val[:i]
+		}
+	}
+	return val
 }
 
 // classHash is the FNV-1a hash of a class value with white space
@@ -1072,7 +1092,7 @@ func (p *parser) startTag(selfClosing bool) {
 			atom.Meta, atom.Param, atom.Source, atom.Track, atom.Wbr:
 			// no node: nothing to render
 		default:
-			n := node{kind: kindElement, tag: a, hints: at.hints, class: at.class}
+			n := node{kind: kindElement, tag: a, hints: at.hints, class: at.class, class1: at.class1}
 			switch a {
 			case atom.A:
 				n.text = at.href

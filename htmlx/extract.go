@@ -60,13 +60,25 @@ func ExtractHTML(doc string, base *url.URL, lim Limits) (Page, error) {
 	if maxDepth <= 0 {
 		maxDepth = defaultMaxDepth
 	}
+	page, _, err := extractHTML(doc, base, maxNodes, maxDepth)
+	return page, err
+}
+
+// extractHTML is ExtractHTML; it also returns the length of the
+// headline written before the content root's text (0 when none was),
+// which the benchmarks of article bodies set aside.
+func extractHTML(doc string, base *url.URL, maxNodes, maxDepth int) (Page, int, error) {
 	t := parseHTML(doc, maxNodes, maxDepth)
 	page := Page{Title: validUTF8(pageTitle(t)), Partial: t.partial}
-	page.Markdown = validUTF8(extractMain(t, documentBase(base, t.baseHref), page.Title))
+	md, headLen := extractMain(t, documentBase(base, t.baseHref), page.Title)
+	page.Markdown = validUTF8(md)
 	if page.Markdown == "" {
-		return page, ErrNothingExtracted
+		return page, 0, ErrNothingExtracted
 	}
-	return page, nil
+	if len(page.Markdown) != len(md) {
+		headLen = 0
+	}
+	return page, headLen, nil
 }
 
 // ExtractText passes a plain-text or Markdown body through (line ends
@@ -292,7 +304,9 @@ func newExtractor(t *tree, title string) *extractor {
 // extractMain chooses the content root, prunes it and writes it as
 // Markdown behind its headline; it falls back to the whole page without
 // its chrome, then to the whole page, before giving up.
-func extractMain(t *tree, base *url.URL, title string) string {
+//
+// headLen is the length of the headline written first (0 when none was).
+func extractMain(t *tree, base *url.URL, title string) (md string, headLen int) {
 	var ld ldText
 	if len(t.ldjson) > 0 {
 		ld = structuredText(t.ldjson)
@@ -313,7 +327,7 @@ func extractMain(t *tree, base *url.URL, title string) string {
 	}
 	// repeats are left out of content made of many blocks, and of pages
 	// that are not articles (an article may repeat a line on purpose)
-	md := renderMarkdownOpt(t, x.st, drop, root, base, title, head, lenient || !x.declaredArticle())
+	md = renderMarkdownOpt(t, x.st, drop, root, base, title, head, lenient || !x.declaredArticle())
 	if md == "" && root != 0 {
 		md = renderMarkdown(t, x.st, x.prune(0, false), 0, base, title, "")
 	}
@@ -325,7 +339,10 @@ func extractMain(t *tree, base *url.URL, title string) string {
 		// rendered by scripts, and completes what the markup hides
 		md = completeFromStructured(md, ld)
 	}
-	return md
+	if head != "" && strings.HasPrefix(md, head) {
+		headLen = len(head)
+	}
+	return md, headLen
 }
 
 // productType reports an Open Graph type naming one product ("product",

@@ -261,6 +261,7 @@ type nodeStats struct {
 	maxCell   int32
 	lastText  int32 // the block's last own text node, 0 when none
 	firstText int32 // and its first
+	linkItems int32 // blocks below whose own text is a link and little else
 	bits      uint8
 }
 
@@ -482,6 +483,7 @@ func (x *extractor) measure() {
 			if isBlockTag(nd.tag) || i == 0 {
 				if s.ownChars >= 3 && s.ownLink*5 >= s.ownChars*4 {
 					s.bits |= bitTitleLink
+					s.linkItems++
 				}
 				bs, good := blockScore(nd, s)
 				if x.junk[i] {
@@ -518,6 +520,7 @@ func (x *extractor) measure() {
 		p.linkChars += s.linkChars
 		p.punct += s.punct
 		p.good += s.good
+		p.linkItems += s.linkItems
 		p.score += s.score
 		p.bits |= s.bits & propagated
 		if nd.kind == kindElement {
@@ -754,7 +757,8 @@ func (x *extractor) related(a, b int32) bool {
 // (promo cards, related items) are its content there, and only the
 // page's frame is left out (frameChrome), with, on a product page, the
 // reviews and related items (productChrome); its first and last items are
-// not an article's byline and share bar, so the edges are not trimmed.
+// not an article's byline and share bar, so the edges are not trimmed;
+// the bodies of its cards, classed as captions by some themes, stay.
 func (x *extractor) prune(root int32, lenient bool) []bool {
 	nodes := x.t.nodes
 	drop := make([]bool, len(nodes))
@@ -775,11 +779,12 @@ func (x *extractor) prune(root int32, lenient bool) []bool {
 			drop[i] = true
 			continue
 		}
-		if !lenient && s.chars > 0 && s.good == 0 && s.linkChars*2 > s.chars && s.bits&bitHasBlock != 0 && !x.annotatedLinks(int32(i)) {
+		if !lenient && s.chars > 0 && s.good == 0 && s.linkChars*2 > s.chars && s.bits&bitHasBlock != 0 &&
+			!x.annotatedLinks(int32(i)) && !x.titleAndMeta(int32(i)) {
 			drop[i] = true
 			continue
 		}
-		if isCaption(nd) {
+		if isCaption(nd) && !(lenient && x.captionedCard(int32(i))) {
 			drop[i] = true
 		}
 		if !lenient && nd.tag == atom.Form && !x.junk[i] && s.good*2 <= rootGood && s.good*4 < s.chars {
@@ -828,6 +833,26 @@ func (x *extractor) annotatedLinks(i int32) bool {
 // annotatedLinkShare is the share of a list's text in its links below
 // which the list is annotated.
 const annotatedLinkShare = 0.9
+
+// minMetaChars is the text outside the link that makes a linked title
+// and its meta line an entry rather than a link.
+const minMetaChars = 8
+
+// titleAndMeta reports an element made of one linked title and text
+// that is not linked (a date, an author, a price): the head of an entry
+// in a list of posts or results, not a list of links.
+func (x *extractor) titleAndMeta(i int32) bool {
+	s := &x.st[i]
+	return s.linkItems == 1 && s.chars-s.linkChars >= minMetaChars
+}
+
+// captionedCard reports an element classed as a caption that holds
+// blocks of its own: the body of a card in a grid (a thumbnail's
+// "caption" holding the product's name, maker and price), not the line
+// under a photograph.
+func (x *extractor) captionedCard(i int32) bool {
+	return x.t.nodes[i].tag != atom.Figcaption && x.st[i].bits&bitHasBlock != 0
+}
 
 // chromeIsContent reports a chrome element inside the root that prune
 // keeps (see prune).

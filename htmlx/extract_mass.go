@@ -25,6 +25,11 @@ import "golang.org/x/net/html/atom"
 // entries it is one of. lenient says the root is made of many blocks and
 // is to be pruned as such.
 //
+// A prose root that is a run of entries (entryRun: the teasers of a list
+// of stories hold prose) is made of many blocks too, and gives way to the
+// mass root it is a part of: the page's other lists and its blurb are
+// beside it.
+//
 // On a product page the root so found holds the shop around the product
 // as well: price, options, cart, delivery terms. When the page names an
 // element as the product's description (productDescription) and that
@@ -87,12 +92,21 @@ const minDescChars = 100
 // manyBlocks chooses between the prose root and the mass root (see
 // contentRoot).
 func (x *extractor) manyBlocks(root int32, m []int32) (int32, bool) {
+	run := x.entryRun(root)
 	mr := x.massRoot(m)
 	if mr != root && !x.within(mr, root) {
 		weak := !x.articleRoot(root) && float32(x.st[root].good) < proseShare*float32(m[mr])
-		if weak || (x.inFooter(root) || x.consent[root]) && m[mr] >= minMass {
+		chrome := (x.inFooter(root) || x.consent[root]) && m[mr] >= minMass
+		// a run of entries that is a part of the mass root is one of
+		// the page's lists; when it is nearly all of it, the rest is
+		// the list's frame (an advert, a breadcrumb)
+		part := run && x.within(root, mr) && float32(x.st[root].chars) < runShare*float32(x.st[mr].chars)
+		if weak || chrome || part {
 			return mr, true
 		}
+	}
+	if run {
+		return root, true
 	}
 	if !x.declaredArticle() || x.inComment(root) {
 		// a page that declares itself an article and whose best
@@ -215,6 +229,82 @@ func (x *extractor) inComment(i int32) bool {
 	}
 	return false
 }
+
+// entryRun reports a root whose text is a run of entries: element
+// children that are entries (isEntry: a title and its teaser, a name and
+// its price), where the kinds of entry (tag and class) that come at least
+// minEntries times together hold repeatShare of the root's text (a list
+// of stories may set its features apart by a class). It looks through a
+// chain of wrappers, while one child holds nearly all of the text. The
+// prose of a list of stories is the teasers of many, not one article.
+func (x *extractor) entryRun(root int32) bool {
+	nodes := x.t.nodes
+	counts := map[cardKey]int{}
+	sums := map[cardKey]int32{}
+	n := root
+	for depth := 0; depth < maxRunDepth; depth++ {
+		clear(counts)
+		clear(sums)
+		next := nilNode
+		for c := nodes[n].first; c != nilNode; c = nodes[c].next {
+			cn := &nodes[c]
+			if cn.kind != kindElement {
+				continue
+			}
+			s := &x.st[c]
+			if s.chars*10 >= x.st[n].chars*9 {
+				next = c
+			}
+			if x.isEntry(c) {
+				k := cardKey{cn.tag, cn.class}
+				counts[k]++
+				sums[k] += s.chars
+			}
+		}
+		// the kinds of entry that repeat
+		var runs int32
+		for k, c := range counts {
+			if c >= minEntries {
+				runs += sums[k]
+			}
+		}
+		if float32(runs) >= repeatShare*float32(x.st[n].chars) {
+			return true
+		}
+		if next == nilNode {
+			return false
+		}
+		n = next
+	}
+	return false
+}
+
+// isEntry reports an entry of a list: a block of several blocks with a
+// linked image or a block that is a link (its title), short (a teaser, a
+// product card), or up to twice as long when a third of it is links (a
+// story's title, section and byline). The posts of a thread are mostly
+// longer, and prose beside their author's link.
+func (x *extractor) isEntry(i int32) bool {
+	s := &x.st[i]
+	if s.chars >= 2*maxEntryChars || s.linkChars == 0 || s.bits&bitHasBlock == 0 || x.t.nodes[i].tag == atom.P {
+		return false
+	}
+	if s.chars >= maxEntryChars && s.linkChars*3 < s.chars {
+		return false
+	}
+	return s.bits&(bitImgLink|bitTitleLink) != 0
+}
+
+// minEntries is the number of alike entries that make a run;
+// maxEntryChars the text of a short entry; maxRunDepth the wrappers looked
+// through; runShare the share of the mass root's text above which a run
+// is the list of the page by itself.
+const (
+	minEntries    = 3
+	maxEntryChars = 600
+	maxRunDepth   = 4
+	runShare      = 0.85
+)
 
 // maxRepeatUp bounds how far above the prose root a repeated set is
 // looked for.
@@ -400,6 +490,11 @@ const minArticleProse = 600
 // an article-body class), or, on a page that declares itself an article,
 // holding minArticleProse of prose.
 func (x *extractor) articleRoot(root int32) bool {
+	if x.st[root].good == 0 {
+		// no prose at all: a list of filters or labels scoring on
+		// its number of items
+		return false
+	}
 	if sc := x.semanticScope(); sc != 0 && x.t.nodes[sc].hints&hintArticleBody != 0 && x.within(root, sc) {
 		return true
 	}

@@ -244,9 +244,10 @@ func (x *extractor) dropBlock(b int32, drop []bool) {
 }
 
 // isCaption reports figure captions and elements classed as captions or
-// credits.
+// credits. A heading's class names its type style ("text-caption"), not
+// its part in the page: the title of a card is not a photo's caption.
 func isCaption(nd *node) bool {
-	return nd.tag == atom.Figcaption || nd.hints&hintCaption != 0
+	return nd.tag == atom.Figcaption || nd.hints&hintCaption != 0 && headingLevel(nd.tag) == 0
 }
 
 // within reports whether n is root or one of its descendants.

@@ -241,10 +241,11 @@ const (
 	bitTitleLink                   // a block below is a link and little else
 	bitImgLink                     // an image inside a link below
 	bitOwnImg                      // the block holds an image of its own
+	bitCode                        // a code block (<pre>) below
 )
 
 // propagated are the bits a parent inherits from its children.
-const propagated = bitHasBlock | bitHasTable | bitTitleLink | bitImgLink
+const propagated = bitHasBlock | bitHasTable | bitTitleLink | bitImgLink | bitCode
 
 // nodeStats are the measures of one node: totals over its subtree with
 // boilerplate left out, and for a block its own inline text.
@@ -501,6 +502,10 @@ func (x *extractor) measure() {
 				}
 			}
 			switch nd.tag {
+			case atom.Pre:
+				if s.chars > 0 {
+					s.bits |= bitCode
+				}
 			case atom.Ul, atom.Ol:
 				x.listGoodness(int32(i))
 			case atom.Td, atom.Th:
@@ -784,6 +789,12 @@ func (x *extractor) prune(root int32, lenient bool) []bool {
 			drop[i] = true
 			continue
 		}
+		if nd.tag == atom.A && s.chars < maxButtonChars && (nd.hints&hintButton != 0 || x.t.nodes[nd.parent].hints&hintButton != 0) {
+			// a link styled as a button ("Try for free", "Get a
+			// demo", "Expand") is an action, not content
+			drop[i] = true
+			continue
+		}
 		if isCaption(nd) && !(lenient && x.captionedCard(int32(i))) {
 			drop[i] = true
 		}
@@ -854,6 +865,10 @@ func (x *extractor) captionedCard(i int32) bool {
 	return x.t.nodes[i].tag != atom.Figcaption && x.st[i].bits&bitHasBlock != 0
 }
 
+// maxButtonChars bounds the text of a link styled as a button that
+// prune leaves out: a label, not a card made into a button.
+const maxButtonChars = 40
+
 // chromeIsContent reports a chrome element inside the root that prune
 // keeps (see prune).
 func (x *extractor) chromeIsContent(i int32, thread bool, kept map[cardKey]bool, lenient bool) bool {
@@ -865,6 +880,25 @@ func (x *extractor) chromeIsContent(i int32, thread bool, kept map[cardKey]bool,
 		return true
 	case x.proseInChrome(i):
 		return true
+	case x.codeInChrome(i):
+		return true
 	}
 	return lenient && !x.frameChrome(i) && !x.productChrome(i)
+}
+
+// codeInChrome reports an element that looks like chrome by its class,
+// id or role but holds a code block: the code samples an API reference
+// sets in a side column or in tabs, a section about cookies. Menus,
+// sidebars and banners hold links and fragments, not code listings; the
+// page's frame (by tag) and footers and signatures keep their verdict.
+func (x *extractor) codeInChrome(i int32) bool {
+	nd := &x.t.nodes[i]
+	if x.st[i].bits&bitCode == 0 {
+		return false
+	}
+	switch nd.tag {
+	case atom.Nav, atom.Aside, atom.Menu, atom.Header, atom.Footer:
+		return false
+	}
+	return nd.hints&(hintFooter|hintNoise) == 0
 }

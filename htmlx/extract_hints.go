@@ -30,8 +30,9 @@ const (
 	hintNoise                          // print, skip links, toolbars, misc chrome
 	hintEmbed                          // embedded posts and media: content, even when social
 	hintConsent                        // cookie, consent, gdpr (with hintSubscribe)
-	hintReview                         // reviews, testimonials, feedback: never a thread's posts; "review" alone is a comment only off articles (markJunk)
+	hintReview                         // reviews, feedback: never a thread's posts; "review" alone is a comment only off articles (markJunk)
 	hintUserCard                       // a forum post author's card: rank, join date, post count (with hintNoise)
+	hintButton                         // a link styled as a button: btn, button
 )
 
 // hintsNegative are the bits that mark an element as boilerplate.
@@ -59,22 +60,28 @@ func tokenHints(w []byte) uint32 {
 	case "article", "content", "post", "entry", "story", "body", "text",
 		"blog", "prose", "markdown", "richtext", "main", "news":
 		return hintPositive
-	case "ad", "ads", "adv", "advert", "adverts", "advertisement",
+	// "adv" is left out: page builders abbreviate "advanced" so
+	// ("kt-adv-heading")
+	case "ad", "ads", "advert", "adverts", "advertisement",
 		"advertisements", "advertising", "sponsor", "sponsored", "promo",
 		"promos", "promoted", "promotion", "dfp", "gpt", "adsense",
 		"commercial", "affiliate", "native":
 		return hintAd
+	// "tabs" is left out: a tab widget holds content panels; its bar
+	// of tabs is role=tablist, a link list, or too short to matter
 	case "nav", "navbar", "navigation", "menu", "menus", "breadcrumb",
 		"breadcrumbs", "pagination", "pager", "toc", "submenu", "dropdown",
-		"tabs", "skip", "jump", "jumplinks":
+		"skip", "jump", "jumplinks":
 		return hintNav
 	case "share", "shares", "sharing", "social", "sharebar", "sharethis",
 		"addthis", "socials", "follow":
 		return hintShare
+	// "testimonials" is left out: a service's quoted customers are
+	// part of what the page says, not a discussion below it
 	case "comment", "comments", "disqus", "respond", "replies", "reply",
 		"discussion", "discuss", "conversation":
 		return hintComment
-	case "feedback", "reviews", "testimonials":
+	case "feedback", "reviews":
 		// what customers say: comments, never the posts of a thread
 		return hintComment | hintReview
 	case "review":
@@ -108,6 +115,8 @@ func tokenHints(w []byte) uint32 {
 		return hintSubscribe
 	case "headline", "title", "heading":
 		return hintTitle
+	case "btn", "button", "buttons":
+		return hintButton
 	case "embed", "embedded", "oembed", "tweet", "instagram":
 		return hintEmbed
 	case "card", "cards", "teaser", "teasers", "tile", "tiles", "feed",
@@ -116,7 +125,9 @@ func tokenHints(w []byte) uint32 {
 	case "lede", "lead", "standfirst", "summary", "dek", "intro",
 		"excerpt", "description", "deck", "subtitle", "subheadline":
 		return hintLead
-	case "print", "toolbar", "noprint", "skiplink", "signature", "sig",
+	// "sig" is left out: documentation generators name an API's
+	// signature so ("sig sig-object py"), not a forum's signature
+	case "print", "toolbar", "noprint", "skiplink", "signature",
 		"disclosure", "disclaimer":
 		return hintNoise
 	}
@@ -209,16 +220,23 @@ func compoundHints(low []byte) uint32 {
 
 // classHints returns the hint bits of a class, id or itemprop value. A
 // word after "with", "has", "no" or "without" describes a layout, not the
-// element ("content-with-sidebar"), and gives no hint.
+// element ("content-with-sidebar"), and gives no hint. What precedes a
+// colon in a class name is a condition of utility CSS ("print:hidden",
+// "md:flex", "group-hover:underline"): when the style applies, not what
+// the element is, and it gives no hint either.
 func classHints(val []byte, scratch *[]byte) uint32 {
 	if len(val) == 0 {
 		return 0
 	}
 	low := lowerInto(val, scratch)
 	var bits uint32
+	// the bits of the class name being read, kept once it ends without
+	// a colon
+	var nameBits uint32
 	// whole tokens; the letters and digits of the kept ones are packed
 	// at the front of low for the compound search
 	packed := 0
+	nameStart := 0 // where the class name's tokens start in packed
 	start := -1
 	skipNext := false
 	first := true // the token starts a class name
@@ -230,45 +248,54 @@ func classHints(val []byte, scratch *[]byte) uint32 {
 			}
 			continue
 		}
-		if start < 0 {
-			if i < len(low) && (low[i] == ' ' || low[i] == '\t' || low[i] == '\n') {
+		space := i == len(low) || low[i] == ' ' || low[i] == '\t' || low[i] == '\n'
+		colon := i < len(low) && low[i] == ':'
+		ended := start >= 0
+		if ended {
+			w := low[start:i]
+			start = -1
+			lead := first
+			first = space
+			if skipNext {
 				skipNext = false
-				first = true
+			} else if string(w) == "with" || string(w) == "has" || string(w) == "no" || string(w) == "without" || string(w) == "w" {
+				skipNext = true
+			} else if layoutWord(w) {
+				// the same words run together ("p-body-main--withSidebar",
+				// "mainContainer_noSidebar"): a layout, not the element
+			} else {
+				nameBits |= tokenHints(w)
+				if lead && (string(w) == "widget" || string(w) == "widgets") {
+					// "widget", "widget_text", "widget-area": a
+					// sidebar's parts; inside a name
+					// ("elementor-widget-text-editor") the word is a
+					// page builder's unit of content
+					nameBits |= hintSidebar
+				}
+				packed += copy(low[packed:], w)
 			}
-			continue
 		}
-		w := low[start:i]
-		start = -1
-		lead := first
-		first = i < len(low) && (low[i] == ' ' || low[i] == '\t' || low[i] == '\n')
-		if skipNext {
+		switch {
+		case colon:
+			// the words so far name a condition: forget them
+			nameBits = 0
+			packed = nameStart
 			skipNext = false
-			continue
-		}
-		switch string(w) {
-		case "with", "has", "no", "without", "w":
-			skipNext = true
-			continue
-		}
-		if layoutWord(w) {
-			// the same words run together ("p-body-main--withSidebar",
-			// "mainContainer_noSidebar"): a layout, not the element
-			continue
-		}
-		bits |= tokenHints(w)
-		if lead && (string(w) == "widget" || string(w) == "widgets") {
-			// "widget", "widget_text", "widget-area": a sidebar's
-			// parts; inside a name ("elementor-widget-text-editor")
-			// the word is a page builder's unit of content
-			bits |= hintSidebar
-		}
-		packed += copy(low[packed:], w)
-		if i < len(low) && (low[i] == ' ' || low[i] == '\t' || low[i] == '\n') {
+			first = true
+		case space:
+			bits |= nameBits
+			nameBits = 0
+			if !ended {
+				// "content-with sidebar" reads across the space
+				skipNext = false
+			}
+			first = true
 			// a new class name: keep compounds from spanning two
-			if packed < i {
+			if packed > nameStart && packed < i {
 				low[packed] = ' '
 				packed++
 			}
+			nameStart = packed
 		}
 	}
 	low = low[:packed]

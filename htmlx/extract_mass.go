@@ -614,11 +614,11 @@ func (x *extractor) classChrome(i int32) bool {
 
 // minChromeProse is the prose at which an element named like tabs, a
 // menu, a sidebar or a dialog, and made mostly of prose, is content.
-const minChromeProse = 200
+const minChromeProse = 150
 
 // proseInChrome reports an element that looks like chrome by its role or
 // class but reads as prose: the panels of tabs and accordions (a
-// role="tablist" around them, a "tabs" class), a text column classed as
+// role="tablist" around them), a text column classed as
 // secondary. Menus and sidebars are links and fragments; comments,
 // related stories, author boxes, adverts and banners keep their verdict
 // whatever their prose.

@@ -116,10 +116,12 @@ func (x *extractor) dropCardGroups(root int32, drop []bool) {
 }
 
 // isCard reports a teaser: a short container with a description and a
-// title link (a fifth of its text) or a linked image.
+// title link (a fifth of its text) or a linked image. The rows of a table
+// are not: a row whose first cell links to the thing it describes is a
+// line of the table's data.
 func (x *extractor) isCard(i int32) bool {
 	s := &x.st[i]
-	if s.chars >= 500 || s.linkChars == 0 || s.bits&bitHasBlock == 0 || s.chars-s.linkChars < 20 {
+	if x.t.nodes[i].tag == atom.Tr || s.chars >= 500 || s.linkChars == 0 || s.bits&bitHasBlock == 0 || s.chars-s.linkChars < 20 {
 		return false
 	}
 	return s.bits&bitImgLink != 0 || (s.bits&bitTitleLink != 0 && s.linkChars*5 >= s.chars)
@@ -127,9 +129,11 @@ func (x *extractor) isCard(i int32) bool {
 
 // trimEdges drops what precedes the first prose and follows the last
 // when it is not prose itself: headlines, bylines, dates, share and tag
-// lines. Blocks are in document order of their start, so the blocks
-// nested in a prose block that holds text of its own count as following
-// it.
+// lines. A subheading (h2 to h6) before the first prose stays: it titles
+// what follows (a section's list, a hero's tagline); the headline, an h1,
+// is placed by headline, and a standfirst set as a heading goes. Blocks
+// are in document order of their start, so the blocks nested in a prose
+// block that holds text of its own count as following it.
 func (x *extractor) trimEdges(root int32, drop []bool) {
 	blocks := x.leafBlocks(root, drop)
 	first, last := -1, -1
@@ -145,7 +149,7 @@ func (x *extractor) trimEdges(root int32, drop []bool) {
 		return
 	}
 	for _, b := range blocks[:first] {
-		if x.sentenceLike(b) || x.sameItem(b, blocks[first], root) {
+		if x.sentenceLike(b) || x.sameItem(b, blocks[first], root) || x.subheading(b) {
 			continue
 		}
 		x.dropBlock(b, drop)
@@ -158,6 +162,18 @@ func (x *extractor) trimEdges(root int32, drop []bool) {
 		}
 		x.dropBlock(b, drop)
 	}
+}
+
+// subheading reports a heading below the headline's level (h2 to h6)
+// that names what follows: a title, not a standfirst set as a heading,
+// which is written as a sentence and ends in a full stop.
+func (x *extractor) subheading(b int32) bool {
+	s := &x.st[b]
+	if headingLevel(x.t.nodes[b].tag) < 2 || s.lastText == 0 {
+		return false
+	}
+	text := strings.TrimRight(x.t.nodes[s.lastText].text, " \t\n\r\u00a0")
+	return !strings.HasSuffix(text, ".")
 }
 
 // headingInProse reports a heading nested in a prose block whose own
@@ -175,12 +191,15 @@ func (x *extractor) headingInProse(b, root int32) bool {
 }
 
 // inDataOrList reports a cell of a data table or a list item without
-// links: content that is short by nature.
+// links, or a link followed by more words that describe it (a document's
+// list of its parts, "Generics – types which take parameters"): content
+// that is short by nature.
 func (x *extractor) inDataOrList(b int32) bool {
 	nodes := x.t.nodes
 	switch nodes[b].tag {
 	case atom.Li, atom.Dd, atom.Dt:
-		return x.st[b].ownLink == 0 && x.st[b].ownChars > 0
+		s := &x.st[b]
+		return s.ownChars > 0 && (s.ownLink == 0 || s.ownLink*2 <= s.ownChars && x.inLink[s.firstText])
 	case atom.Td, atom.Th:
 		for n := nodes[b].parent; n != nilNode; n = nodes[n].parent {
 			if nodes[n].tag == atom.Table {

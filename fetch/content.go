@@ -3,6 +3,7 @@ package fetch
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"mime"
 	"net/url"
 	"strings"
@@ -105,6 +106,10 @@ type page struct {
 // errNothing: no readable content remains.
 var errNothing = errors.New("fetch: nothing could be extracted")
 
+// errShownByScripts: no readable content, from a page that shows its text
+// only through scripts (htmlx.ErrShownByScripts).
+var errShownByScripts = fmt.Errorf("%w: the page shows its text only through scripts", errNothing)
+
 // processFunc turns a body into a page; the service runs it off the request
 // goroutine under the parsing limit.
 type processFunc func(body []byte, contentType string, kind mediaKind, base *url.URL, titleMaxChars int) (page, error)
@@ -124,6 +129,9 @@ func process(body []byte, contentType string, kind mediaKind, base *url.URL, tit
 		pg, err = htmlx.ExtractText(text, true)
 	default:
 		return page{}, errNothing
+	}
+	if errors.Is(err, htmlx.ErrShownByScripts) {
+		return page{}, errShownByScripts
 	}
 	if err != nil {
 		return page{}, errNothing

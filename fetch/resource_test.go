@@ -338,3 +338,30 @@ func (e *env) mustFetchErr(t testing.TB, u string, kind tool.Kind, reason tool.R
 	wantError(t, terr, kind, reason)
 	return terr
 }
+
+// TestREQ_PAGE_006_PageShownByScriptsSaysSo: a page whose text is only in
+// a noscript fallback, or hidden until a script shows it, ends in
+// extraction_failed with a message that says why; an empty page keeps
+// the plain message.
+func TestREQ_PAGE_006_PageShownByScriptsSaysSo(t *testing.T) {
+	post := strings.Repeat("The first post of the thread asks which telescope suits a beginner who lives in a city. ", 6)
+	cases := []struct {
+		name, page string
+		scripts    bool
+	}{
+		{"noscript fallback", "<html><body><div id=app></div><noscript><div class=post><p>" + post + "</p></div></noscript></body></html>", true},
+		{"hidden until a script shows it", "<html><body><div style=\"visibility:hidden\"><p>" + post + "</p></div></body></html>", true},
+		{"empty", "<html><body><div id=app></div></body></html>", false},
+	}
+	for _, c := range cases {
+		st := newSite(t, html(c.page))
+		e := newEnv(t, nil, st)
+		terr := e.mustFetchErr(t, st.url("a.example.com", "/page"), tool.KindUnsupportedContent, tool.ReasonExtractionFailed)
+		if got := strings.Contains(terr.Message, "only through scripts"); got != c.scripts {
+			t.Errorf("%s: message %q", c.name, terr.Message)
+		}
+		if strings.Contains(terr.Message, "telescope") {
+			t.Errorf("%s: page text in the message", c.name)
+		}
+	}
+}

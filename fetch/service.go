@@ -343,6 +343,9 @@ func (s *Service) extract(ctx, callCtx context.Context, got *response, kind medi
 	}()
 	select {
 	case o := <-done:
+		if !o.panicked && errors.Is(o.err, errShownByScripts) {
+			return page{}, tool.ExtractionFailedScripts()
+		}
 		if o.panicked || o.err != nil {
 			return page{}, tool.ExtractionFailed()
 		}

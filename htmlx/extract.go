@@ -2,6 +2,7 @@ package htmlx
 
 import (
 	"errors"
+	"fmt"
 	"net/url"
 	"strings"
 	"unicode/utf8"
@@ -33,6 +34,22 @@ type Page struct {
 // ErrNothingExtracted: the document has no readable main content.
 var ErrNothingExtracted = errors.New("htmlx: nothing could be extracted")
 
+// ErrShownByScripts: the document has no readable main content, while it
+// holds text it keeps out of sight (hidden until a script shows it, in a
+// template a script fills in, in a noscript fallback) or the code of
+// scripts that build the page: a page rendered by scripts, which are
+// never run, and whose hidden text is never read. It wraps
+// ErrNothingExtracted.
+var ErrShownByScripts = fmt.Errorf("%w: the page shows its text only through scripts", ErrNothingExtracted)
+
+// An empty page is one shown by scripts rather than an empty one when it
+// keeps minVeiledChars of text out of sight, or holds minScriptBytes of
+// script code.
+const (
+	minVeiledChars = 200
+	minScriptBytes = 1024
+)
+
 // ExtractHTML returns the main content of an HTML document (already UTF-8)
 // as Markdown, led by the article's headline. Scripts, styles, templates,
 // comments, form controls, embedded and hidden content never reach it;
@@ -45,13 +62,16 @@ var ErrNothingExtracted = errors.New("htmlx: nothing could be extracted")
 // a product's description or a question's answers the markup lacks.
 // Links are made absolute against base (or the document's <base href>,
 // when it is http(s)) and kept only when http(s); images contribute their
-// alternative text, unless the words beside them say it already.
+// alternative text, unless the words beside them say it already or the
+// image is a link to another page (a thumbnail names the page it leads
+// to).
 //
 // The bounds are enforced while parsing: the parse stops at the first
 // element beyond lim.MaxDepth levels or the first node beyond
 // lim.MaxNodes, and the content before the cut is extracted with Partial
 // set. When no content can be found, the Page still carries the title and
-// Partial, and the error is ErrNothingExtracted.
+// Partial, and the error is ErrNothingExtracted, or ErrShownByScripts
+// (which wraps it) when the page keeps text out of sight.
 func ExtractHTML(doc string, base *url.URL, lim Limits) (Page, error) {
 	maxNodes, maxDepth := lim.MaxNodes, lim.MaxDepth
 	if maxNodes <= 0 {
@@ -73,6 +93,9 @@ func extractHTML(doc string, base *url.URL, maxNodes, maxDepth int) (Page, int, 
 	md, headLen := extractMain(t, documentBase(base, t.baseHref), page.Title)
 	page.Markdown = validUTF8(md)
 	if page.Markdown == "" {
+		if t.veiledChars >= minVeiledChars || t.scriptBytes >= minScriptBytes {
+			return page, 0, ErrShownByScripts
+		}
 		return page, 0, ErrNothingExtracted
 	}
 	if len(page.Markdown) != len(md) {

@@ -320,3 +320,45 @@ func TestExtractHTMLOutputIsValidUTF8(t *testing.T) {
 		t.Errorf("invalid UTF-8: %q", p.Markdown)
 	}
 }
+
+// TestREQ_PAGE_006_ShownByScripts: a document without readable content
+// that keeps its text out of sight (a noscript fallback, an element hidden
+// until a script shows it, a template, a closed details) or holds the
+// scripts that build it is ErrShownByScripts; an empty one, or one whose
+// noscript holds only a tracking image and its styles, is plain
+// ErrNothingExtracted. Both are ErrNothingExtracted to errors.Is.
+func TestREQ_PAGE_006_ShownByScripts(t *testing.T) {
+	text := strings.Repeat("Every reply in this thread compares two eyepieces for the same small telescope. ", 4)
+	code := "<script>" + strings.Repeat("window.app.render(document.getElementById('root'));\n", 40) + "</script>"
+	cases := []struct {
+		name, doc string
+		scripts   bool
+	}{
+		{"noscript", `<body><div id="root"></div><noscript><div class="post"><p>` + text + `</p></div></noscript></body>`, true},
+		{"hidden attribute", `<body><div hidden><p>` + text + `</p></div></body>`, true},
+		{"visibility hidden", `<body><main style="visibility:hidden"><p>` + text + `</p></main></body>`, true},
+		{"hidden class", `<body><div class="root hide"><p>` + text + `</p></div></body>`, true},
+		{"template", `<body><template id="page"><article><p>` + text + `</p></article></template></body>`, true},
+		{"closed details", `<body><details><summary></summary><p>` + text + `</p></details></body>`, true},
+		{"script shell", `<body><div id="root"></div>` + code + `</body>`, true},
+		{"empty", `<body><div id="root"></div></body>`, false},
+		{"noscript pixel", `<body><div id="root"></div><noscript><style>` + strings.Repeat(".banner{display:none}", 30) +
+			`</style><img src="https://example.org/pixel.gif" alt=""></noscript></body>`, false},
+		{"short hidden line", `<body><div hidden>Loading…</div></body>`, false},
+	}
+	for _, c := range cases {
+		_, err := ExtractHTML(c.doc, nil, Limits{})
+		if !errors.Is(err, ErrNothingExtracted) {
+			t.Errorf("%s: err = %v, want ErrNothingExtracted", c.name, err)
+			continue
+		}
+		if got := errors.Is(err, ErrShownByScripts); got != c.scripts {
+			t.Errorf("%s: shown by scripts = %v, want %v", c.name, got, c.scripts)
+		}
+	}
+	// visible content is extracted whatever is hidden beside it
+	page, err := ExtractHTML(`<body><article><p>`+text+`</p></article><noscript><p>`+text+`</p></noscript></body>`, nil, Limits{})
+	if err != nil || !strings.Contains(page.Markdown, "two eyepieces") {
+		t.Fatalf("visible content: %v %q", err, page.Markdown)
+	}
+}

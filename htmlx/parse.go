@@ -377,6 +377,7 @@ type entry struct {
 	name        string // tag name of an element without an atom
 	id          uint8
 	skip        bool  // excluded subtree: no nodes, no text
+	veiled      bool  // skipped as hidden, a template, noscript or a closed details: text kept out of sight
 	pre         bool  // white space is kept
 	closed      bool  // a <details> without open: only its first summary shows
 	ldjson      bool  // a script of structured data (application/ld+json)
@@ -409,8 +410,14 @@ type tree struct {
 	// productItems counts the visible elements marked up as a product
 	// (microdata itemtype schema.org/Product)
 	productItems int
-	counted      int // elements and text runs parsed
-	deepest      int // most elements open at once
+	// veiledChars counts, up to maxVeiledCount, the characters of text
+	// the page keeps out of sight (see parser.countVeiled)
+	veiledChars int
+	// scriptBytes counts, up to about maxVeiledCount, the bytes of
+	// script code (structured data left out)
+	scriptBytes int
+	counted     int // elements and text runs parsed
+	deepest     int // most elements open at once
 }
 
 type parser struct {
@@ -662,6 +669,45 @@ func isSpaceOnly(b []byte) bool {
 	return true
 }
 
+// maxVeiledCount is where counting the text kept out of sight stops:
+// enough to tell a page that shows it only through scripts.
+const maxVeiledCount = 4096
+
+// countVeiled adds the non-space characters of text kept out of sight
+// (hidden, in a template, a closed details or a noscript fallback) to
+// the tree's count, up to maxVeiledCount. A noscript's content is raw
+// markup: what is between its tags counts, not the tags, nor the code of
+// a style or script inside it.
+func (p *parser) countVeiled(raw []byte, markup bool) {
+	for i := 0; i < len(raw) && p.t.veiledChars < maxVeiledCount; i++ {
+		c := raw[i]
+		if markup && c == '<' {
+			end := bytes.IndexByte(raw[i:], '>')
+			if end < 0 {
+				return
+			}
+			tag := raw[i+1 : i+end]
+			i += end
+			for _, code := range []string{"style", "script"} {
+				if len(tag) >= len(code) && asciiEqualFold(tag[:len(code)], code) {
+					// skip to the end tag of the code
+					if close := bytes.Index(raw[i:], []byte("</")); close >= 0 {
+						i += close - 1 // the loop reads the end tag next
+					} else {
+						return
+					}
+				}
+			}
+			continue
+		}
+		switch c {
+		case ' ', '\t', '\n', '\r', '\f':
+		default:
+			p.t.veiledChars++
+		}
+	}
+}
+
 func (p *parser) text(raw []byte, start int) {
 	z := p.z
 	if p.inTitle {
@@ -678,10 +724,23 @@ func (p *parser) text(raw []byte, start int) {
 		}
 	}
 	if p.pageHidden && !p.skipping() {
+		p.countVeiled(raw, false)
 		return // text of the hidden root itself
 	}
 	if p.skipping() {
 		p.dropNewline = false
+		if e := p.current(); e.tag == atom.Script && !e.ldjson && p.t.scriptBytes < maxVeiledCount {
+			p.t.scriptBytes += len(raw)
+		}
+		if e := p.current(); e.veiled {
+			switch e.tag {
+			case atom.Script, atom.Style, atom.Textarea, atom.Title, atom.Xmp,
+				atom.Iframe, atom.Noembed, atom.Noframes, atom.Plaintext:
+				// code and raw text, not words a page shows
+			default:
+				p.countVeiled(raw, e.tag == atom.Noscript)
+			}
+		}
 		if e := p.current(); e.tag == atom.Style && e.foreign < 0 {
 			p.hiddenSel.scan(z.Text(), &p.scratch)
 		} else if e.ldjson && len(p.t.ldjson) > 0 {
@@ -700,6 +759,7 @@ func (p *parser) text(raw []byte, start int) {
 	}
 	e := p.current()
 	if e != nil && e.closed {
+		p.countVeiled(raw, false)
 		return
 	}
 	pre := e != nil && e.pre
@@ -1061,12 +1121,13 @@ func (p *parser) startTag(selfClosing bool) {
 		at = p.readAttrs(a, hasAttr)
 	}
 	skip := p.skipping() || p.pageHidden || at.hidden || excludedTag(a)
+	veiled := p.pageHidden || at.hidden || a == atom.Template || a == atom.Noscript
 	if e := p.current(); e != nil && e.closed {
 		// a closed <details> shows its first <summary> only
 		if a == atom.Summary && !e.summary {
 			e.summary = true
 		} else {
-			skip = true
+			skip, veiled = true, true
 		}
 	}
 	if a == atom.Dialog && at.open {
@@ -1129,6 +1190,9 @@ func (p *parser) startTag(selfClosing bool) {
 		return
 	}
 	p.push(a, nameBytes, idx, skip, false)
+	if veiled && skip {
+		p.current().veiled = true
+	}
 	if at.ldjson && p.t.ldjsonN < maxLDJSONBytes && len(p.t.ldjson) < maxLDJSONScripts {
 		p.current().ldjson = true
 		p.t.ldjson = append(p.t.ldjson, "")
@@ -1224,6 +1288,7 @@ func (p *parser) push(a atom.Atom, name []byte, idx int32, skip, foreignRoot boo
 		if prev.skip {
 			e.skip = true
 		}
+		e.veiled = prev.veiled
 	}
 	if foreignRoot && e.foreign < 0 {
 		e.foreign = pos

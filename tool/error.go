@@ -335,6 +335,16 @@ func ExtractionFailed() *Error {
 		Detail{Reason: ReasonExtractionFailed})
 }
 
+// ExtractionFailedScripts: nothing could be extracted from a document
+// that shows its text only through scripts: text hidden until a script
+// shows it, or in noscript fallbacks, is never read, and scripts are
+// never run.
+func ExtractionFailedScripts() *Error {
+	return newError(KindUnsupportedContent,
+		"this page shows its text only through scripts, which are never run, and hidden or noscript text is never read; choose another page",
+		Detail{Reason: ReasonExtractionFailed})
+}
+
 // TooLarge: the response exceeded the byte limit.
 func TooLarge(limitBytes int64) *Error {
 	return newError(KindTooLarge,

@@ -34,6 +34,8 @@ func TestREQ_ERR_002_ErrorKindsAndDetailKeys(t *testing.T) {
 		{HTTPStatus(404, 5000), `{"detail":{"reason":"http_status","status":404},"kind":"unavailable","message":"the site refused the request or has no such page (status 404); retrying the same URL will not help"}`},
 		{Redirected("https://example.org/new"), `{"detail":{"location":"https://example.org/new"},"kind":"redirected","message":"the page moved to another host; see detail.location"}`},
 		{UnsupportedMediaType("Application/PDF; charset=\"x\"<script>"), `{"detail":{"media_type":"application/pdf","reason":"media_type"},"kind":"unsupported_content","message":"this media type cannot be read; only HTML, XHTML, plain text and Markdown are; choose another page"}`},
+		{ExtractionFailed(), `{"detail":{"reason":"extraction_failed"},"kind":"unsupported_content","message":"no readable content could be extracted from this page; choose another page"}`},
+		{ExtractionFailedScripts(), `{"detail":{"reason":"extraction_failed"},"kind":"unsupported_content","message":"this page shows its text only through scripts, which are never run, and hidden or noscript text is never read; choose another page"}`},
 		{TooLarge(5242880), `{"detail":{"limit_bytes":5242880},"kind":"too_large","message":"the page is larger than the limit of 5242880 bytes; choose another page"}`},
 	}
 	for _, c := range cases {

@@ -33,11 +33,12 @@ const (
 	hintReview                         // reviews, feedback: never a thread's posts; "review" alone is a comment only off articles (markJunk)
 	hintUserCard                       // a forum post author's card: rank, join date, post count (with hintNoise)
 	hintButton                         // a link styled as a button: btn, button
+	hintCTA                            // a call to action: cta (see proseInChrome, frameChrome)
 )
 
 // hintsNegative are the bits that mark an element as boilerplate.
 const hintsNegative = hintComment | hintSidebar | hintRelated | hintShare |
-	hintAd | hintNav | hintFooter | hintSubscribe | hintNoise
+	hintAd | hintNav | hintFooter | hintSubscribe | hintNoise | hintCTA
 
 // lowerInto writes the ASCII lower-case form of b into the scratch
 // buffer and returns it.
@@ -111,8 +112,13 @@ func tokenHints(w []byte) uint32 {
 	case "cookie", "cookies", "consent", "gdpr":
 		return hintSubscribe | hintConsent
 	case "newsletter", "subscribe", "subscription", "signup", "popup", "modal", "overlay",
-		"paywall", "register", "login", "promobox", "cta", "donate":
+		"paywall", "register", "login", "promobox", "donate":
 		return hintSubscribe
+	// "cta" names a call to action: on service pages a section of
+	// the page builder that sells the service (see proseInChrome and
+	// frameChrome), on articles the publisher's plug
+	case "cta":
+		return hintCTA
 	case "headline", "title", "heading":
 		return hintTitle
 	case "btn", "button", "buttons":
@@ -210,6 +216,10 @@ func compoundHints(low []byte) uint32 {
 		}
 		rest := low[i:]
 		for _, f := range forms {
+			if f.s == "footer" && i >= 4 && string(low[i-4:i]) == "card" {
+				// a card's foot, not the page's (see classHints)
+				continue
+			}
 			if len(f.s) <= len(rest) && string(rest[:len(f.s)]) == f.s {
 				bits |= f.bits
 			}
@@ -263,6 +273,9 @@ func classHints(val []byte, scratch *[]byte) uint32 {
 			} else if layoutWord(w) {
 				// the same words run together ("p-body-main--withSidebar",
 				// "mainContainer_noSidebar"): a layout, not the element
+			} else if string(w) == "footer" && packed-nameStart >= 4 && string(low[packed-4:packed]) == "card" {
+				// "card-footer", "CustomerCardFooter": the foot of a
+				// card (its quote's author, its price), not the page's
 			} else {
 				nameBits |= tokenHints(w)
 				if lead && (string(w) == "widget" || string(w) == "widgets") {

@@ -72,7 +72,7 @@ func (x *extractor) productDescription() int32 {
 			bad[i] = true
 			continue
 		}
-		if nd.flags&flagChrome != 0 || nd.hints&(hintComment|hintRelated|hintFooter|hintHeader|hintSidebar|hintSubscribe|hintAd) != 0 {
+		if nd.flags&flagChrome != 0 || nd.hints&(hintComment|hintRelated|hintFooter|hintHeader|hintSidebar|hintSubscribe|hintCTA|hintAd) != 0 {
 			bad[i] = true
 			continue
 		}
@@ -163,7 +163,9 @@ func (x *extractor) mass() []int32 {
 
 // frameChrome reports chrome that frames a page rather than sits in its
 // content: by tag, role, or a class naming navigation, a header or
-// footer, a sidebar, a consent or subscription banner.
+// footer, a sidebar, a consent or subscription banner. A call to action
+// ("cta") sits between the sections of a page, in its content, as its
+// promotions do: on a page made of many blocks it weighs and stays.
 func (x *extractor) frameChrome(i int32) bool {
 	nd := &x.t.nodes[i]
 	if nd.kind != kindElement {
@@ -621,7 +623,10 @@ const minChromeProse = 150
 // role="tablist" around them), a text column classed as
 // secondary. Menus and sidebars are links and fragments; comments,
 // related stories, author boxes, adverts and banners keep their verdict
-// whatever their prose.
+// whatever their prose. A section named as a call to action that reads
+// as prose is the pitch of a service page, made with a page builder's
+// "cta" block; on a page that declares itself an article the same
+// block is the publisher's plug for its newsletter or product, and goes.
 func (x *extractor) proseInChrome(i int32) bool {
 	nd := &x.t.nodes[i]
 	s := &x.st[i]
@@ -630,6 +635,9 @@ func (x *extractor) proseInChrome(i int32) bool {
 	}
 	switch nd.tag {
 	case atom.Nav, atom.Aside, atom.Menu, atom.Header, atom.Footer:
+		return false
+	}
+	if nd.hints&hintCTA != 0 && x.declaredArticle() {
 		return false
 	}
 	return nd.hints&(hintComment|hintRelated|hintNoise|hintSubscribe|hintAd|hintFooter) == 0

@@ -124,8 +124,42 @@ func (x *extractor) isCard(i int32) bool {
 	if x.t.nodes[i].tag == atom.Tr || s.chars >= 500 || s.linkChars == 0 || s.bits&bitHasBlock == 0 || s.chars-s.linkChars < 20 {
 		return false
 	}
-	return s.bits&bitImgLink != 0 || (s.bits&bitTitleLink != 0 && s.linkChars*5 >= s.chars)
+	return (s.bits&bitImgLink != 0 || (s.bits&bitTitleLink != 0 && s.linkChars*5 >= s.chars)) && x.ledByLink(i)
 }
+
+// ledByLink reports an element whose first text (or linked image) is
+// inside a link: a teaser opens with its linked title or picture; a
+// feature card opens with its own words and ends with a "Learn more"
+// link. It looks through maxLeadScan nodes at most, in document order,
+// and takes an element it has not settled for a teaser.
+func (x *extractor) ledByLink(i int32) bool {
+	nodes := x.t.nodes
+	var stack [maxLeadScan]int32
+	top := 0
+	for n, j := 0, i; n < maxLeadScan; n++ {
+		// push j's children, the first on top
+		for c := nodes[j].last; c != nilNode; c = nodes[c].prev {
+			if top == len(stack) {
+				return true
+			}
+			stack[top] = c
+			top++
+		}
+		if top == 0 {
+			return true
+		}
+		top--
+		j = stack[top]
+		nd := &nodes[j]
+		if nd.kind == kindText && nd.chars > 0 || nd.kind == kindElement && nd.tag == atom.Img && x.inLink[j] {
+			return x.inLink[j]
+		}
+	}
+	return true
+}
+
+// maxLeadScan bounds the nodes looked through for a card's first text.
+const maxLeadScan = 64
 
 // trimEdges drops what precedes the first prose and follows the last
 // when it is not prose itself: headlines, bylines, dates, share and tag

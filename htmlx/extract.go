@@ -808,7 +808,7 @@ func (x *extractor) prune(root int32, lenient bool) []bool {
 			continue
 		}
 		if !lenient && s.chars > 0 && s.good == 0 && s.linkChars*2 > s.chars && s.bits&bitHasBlock != 0 &&
-			!x.annotatedLinks(int32(i)) && !x.titleAndMeta(int32(i)) {
+			!x.annotatedLinks(int32(i)) && !x.titleAndMeta(int32(i)) && !x.introducedList(int32(i), root) {
 			drop[i] = true
 			continue
 		}
@@ -817,6 +817,13 @@ func (x *extractor) prune(root int32, lenient bool) []bool {
 			// demo", "Expand") is an action, not content
 			drop[i] = true
 			continue
+		}
+		if nd.tag == atom.Pre {
+			// the label over a code block that names its language
+			// ("js") is said again by the block's fence
+			if l := x.languageLabel(int32(i)); l != nilNode {
+				drop[l] = true
+			}
 		}
 		if isCaption(nd) && !(lenient && x.captionedCard(int32(i))) {
 			drop[i] = true
@@ -828,6 +835,26 @@ func (x *extractor) prune(root int32, lenient bool) []bool {
 			// thread wraps in forms sit in comment chrome (junk) and
 			// stay.
 			drop[i] = true
+			continue
+		}
+		if level := headingLevel(nd.tag); level > 0 && (lenient || x.product) && x.relatedHeading(int32(i)) {
+			// on a product page or a page of many blocks, a heading
+			// that names related items ("You may also like",
+			// "Similar items") heads the shop's other products or the
+			// site's other threads: the section it opens goes, or
+			// else it and what follows it up to the next heading of
+			// its rank
+			if sec := x.headedSection(int32(i), root, level); sec != nilNode {
+				drop[sec] = true
+				continue
+			}
+			drop[i] = true
+			for c := nd.next; c != nilNode; c = nodes[c].next {
+				if l := headingLevel(nodes[c].tag); l > 0 && l <= level {
+					break
+				}
+				drop[c] = true
+			}
 			continue
 		}
 		if level := headingLevel(nd.tag); !lenient && level > 0 && nd.hints&hintRelated != 0 {
@@ -851,13 +878,71 @@ func (x *extractor) prune(root int32, lenient bool) []bool {
 	return drop
 }
 
+// relatedOpenings are how headings over related items begin, lower-cased.
+var relatedOpenings = []string{"related ", "similar ", "you may also ", "you might also ", "you may like",
+	"you might like", "customers also ", "customers who ", "people also ", "others also ", "others like you",
+	"frequently bought", "recently viewed", "more like this", "recommended for you", "complete the look",
+	"shop the look"}
+
+// maxRelatedHeading bounds the text of a heading that names related
+// items: a label, not a title.
+const maxRelatedHeading = 60
+
+// relatedHeading reports a heading whose text names related items.
+func (x *extractor) relatedHeading(h int32) bool {
+	if x.st[h].chars > maxRelatedHeading {
+		return false
+	}
+	t := strings.TrimRight(strings.ToLower(x.textOf(h)), ":.!")
+	if t == "related" || t == "similar" {
+		return true
+	}
+	for _, o := range relatedOpenings {
+		if strings.HasPrefix(t, o) {
+			return true
+		}
+	}
+	return false
+}
+
+// headedSection returns the largest ancestor of heading h below root
+// whose text starts with h's and which holds no other heading of h's
+// rank or above: the section h opens. It returns nilNode when h's parent
+// is no such section. The scans grow with the ancestor, so each node is
+// looked at once.
+func (x *extractor) headedSection(h, root int32, level int) int32 {
+	nodes := x.t.nodes
+	sec := nilNode
+	// no text from scanned to h; no heading of h's rank from h's
+	// subtree to end
+	scanned, end := h, subtreeEnd(nodes, h)
+	for n := nodes[h].parent; n != nilNode && n > root; n = nodes[n].parent {
+		for k := scanned - 1; k > n; k-- {
+			if nodes[k].kind == kindText && nodes[k].chars > 0 {
+				return sec
+			}
+		}
+		scanned = n + 1
+		for e := subtreeEnd(nodes, n); end < e; end++ {
+			if l := headingLevel(nodes[end].tag); l > 0 && l <= level && nodes[end].kind == kindElement {
+				return sec
+			}
+		}
+		sec = n
+	}
+	return sec
+}
+
 // annotatedLinks reports a list of links that says something beside
 // them: the items add words of their own to the linked names ("Fluke
 // 117 - for most jobs"), as a list of resources or picks in an article
-// does; a menu or a list of related stories is the links alone.
+// does; a menu or a list of related stories is the links alone. An item
+// that holds a list of its own is read the same way: the entry of an
+// outline (a linked name, and below it the linked names of its parts,
+// each with its type) is a list too.
 func (x *extractor) annotatedLinks(i int32) bool {
 	nd := &x.t.nodes[i]
-	if nd.tag != atom.Ul && nd.tag != atom.Ol {
+	if nd.tag != atom.Ul && nd.tag != atom.Ol && nd.tag != atom.Li {
 		return false
 	}
 	s := &x.st[i]
@@ -867,6 +952,33 @@ func (x *extractor) annotatedLinks(i int32) bool {
 // annotatedLinkShare is the share of a list's text in its links below
 // which the list is annotated.
 const annotatedLinkShare = 0.9
+
+// introducedList reports links that the text before them announces: the
+// last text before the element, in its parent, is a sentence of its own
+// (not a heading, not chrome inside root, mostly not links) that ends in
+// a colon ("For more information, see:", "refer to the following
+// pages:"). A document lists its references so; a menu or a list of
+// related stories follows a heading, not a sentence leading into it.
+func (x *extractor) introducedList(i, root int32) bool {
+	nodes := x.t.nodes
+	p := nodes[i].parent
+	for k := i - 1; k > p; k-- {
+		nd := &nodes[k]
+		if nd.kind != kindText || nd.chars == 0 {
+			continue
+		}
+		b := x.block[k]
+		s := &x.st[b]
+		if x.inChrome(b, root) || headingLevel(nodes[b].tag) > 0 || s.ownChars < minLeadInChars || s.ownLink*3 > s.ownChars {
+			return false
+		}
+		return strings.HasSuffix(strings.TrimRight(nd.text, " \t\n\r\u00a0"), ":")
+	}
+	return false
+}
+
+// minLeadInChars is the text of a sentence that introduces a list.
+const minLeadInChars = 15
 
 // minMetaChars is the text outside the link that makes a linked title
 // and its meta line an entry rather than a link.
@@ -887,6 +999,41 @@ func (x *extractor) titleAndMeta(i int32) bool {
 func (x *extractor) captionedCard(i int32) bool {
 	return x.t.nodes[i].tag != atom.Figcaption && x.st[i].bits&bitHasBlock != 0
 }
+
+// languageLabel returns the element just before a code block whose text
+// is the block's language and nothing else ("js", "Python"), or
+// nilNode.
+func (x *extractor) languageLabel(pre int32) int32 {
+	nodes := x.t.nodes
+	lang := nodes[pre].text
+	if lang == "" {
+		for c := nodes[pre].first; c != nilNode; c = nodes[c].next {
+			if nodes[c].kind == kindElement {
+				if nodes[c].tag == atom.Code {
+					lang = nodes[c].text
+				}
+				break
+			}
+		}
+	}
+	if lang == "" {
+		return nilNode
+	}
+	s := nodes[pre].prev
+	for s != nilNode && nodes[s].kind == kindText && nodes[s].chars == 0 {
+		s = nodes[s].prev
+	}
+	if s == nilNode || nodes[s].kind != kindElement || x.st[s].chars == 0 || x.st[s].chars > maxLabelChars || x.st[s].linkChars > 0 {
+		return nilNode
+	}
+	if matchKey(x.textOf(s)) != matchKey(lang) {
+		return nilNode
+	}
+	return s
+}
+
+// maxLabelChars bounds the text of a code block's language label.
+const maxLabelChars = 24
 
 // maxButtonChars bounds the text of a link styled as a button that
 // prune leaves out: a label, not a card made into a button.

@@ -149,7 +149,7 @@ type compoundForm struct {
 
 // The compound forms by first letter (read-only tables).
 var (
-	formsA = []compoundForm{{"articlebody", hintArticleBody}, {"articletext", hintArticleBody}, {"articlecontent", hintArticleBody}, {"articlecopy", hintArticleBody}, {"alsoread", hintRelated}, {"advert", hintAd}, {"adslot", hintAd}, {"adunit", hintAd}, {"adcontainer", hintAd}, {"adwrapper", hintAd}, {"adplaceholder", hintAd}, {"authorinfo", hintNoise}, {"authorbio", hintNoise}, {"aboutauthor", hintNoise}, {"authorbox", hintNoise}, {"authorcard", hintNoise}, {"authorprofile", hintNoise}, {"abouttheauthor", hintNoise}}
+	formsA = []compoundForm{{"articlebody", hintArticleBody}, {"articletext", hintArticleBody}, {"articlecontent", hintArticleBody}, {"articlecopy", hintArticleBody}, {"alsoread", hintRelated}, {"authorinfo", hintNoise}, {"authorbio", hintNoise}, {"aboutauthor", hintNoise}, {"authorbox", hintNoise}, {"authorcard", hintNoise}, {"authorprofile", hintNoise}, {"abouttheauthor", hintNoise}}
 	formsB = []compoundForm{{"bodytext", hintArticleBody}, {"bodycopy", hintArticleBody}, {"breadcrumb", hintNav}, {"byline", hintByline}}
 	formsC = []compoundForm{{"comment", hintComment}, {"cookie", hintSubscribe | hintConsent}, {"caption", hintCaption}}
 	formsD = []compoundForm{{"disqus", hintComment}, {"doubleclick", hintAd}, {"dateline", hintByline}}
@@ -171,16 +171,52 @@ var (
 	formsY = []compoundForm{{"youmaylike", hintRelated}}
 )
 
-// compoundHints matches the compound forms anywhere in low. The forms
-// are grouped by first letter in a switch, so each byte is compared
-// against a few of them only.
-func compoundHints(low []byte) uint32 {
+// formsAd are the forms led by "ad": they match only where a word of
+// the value starts (after a separator or at a capital letter: "ad-slot",
+// "topAdUnit"); elsewhere the letters run on from a word ending in "ad"
+// ("Lead_container", "thread-wrapper", "head-wrapper").
+var formsAd = []compoundForm{{"advert", hintAd}, {"adslot", hintAd}, {"adunit", hintAd}, {"adcontainer", hintAd}, {"adwrapper", hintAd}, {"adplaceholder", hintAd}}
+
+// wordStarts marks where the words of a packed class value start, in
+// its first 256 bytes; beyond them every position counts as one.
+type wordStarts [4]uint64
+
+func (w *wordStarts) set(i int) {
+	if i < 256 {
+		w[i>>6] |= 1 << (i & 63)
+	}
+}
+
+// clearFrom forgets the starts from i on.
+func (w *wordStarts) clearFrom(i int) {
+	if i >= 256 {
+		return
+	}
+	w[i>>6] &= 1<<(i&63) - 1
+	for k := i>>6 + 1; k < len(w); k++ {
+		w[k] = 0
+	}
+}
+
+// at reports a word start at i; a nil set has one everywhere.
+func (w *wordStarts) at(i int) bool {
+	return w == nil || i >= 256 || w[i>>6]&(1<<(i&63)) != 0
+}
+
+// compoundHints matches the compound forms anywhere in low, the forms led
+// by "ad" where ws marks a word start. The forms are grouped by first
+// letter in a switch, so each byte is compared against a few of them
+// only.
+func compoundHints(low []byte, ws *wordStarts) uint32 {
 	var bits uint32
 	for i := 0; i+4 <= len(low); i++ {
 		var forms []compoundForm
 		switch low[i] {
 		case 'a':
 			forms = formsA
+			if ws.at(i) {
+				bits |= matchForms(low[i:], formsAd)
+			}
 		case 'b':
 			forms = formsB
 		case 'c':
@@ -190,6 +226,10 @@ func compoundHints(low []byte) uint32 {
 		case 'e':
 			forms = formsE
 		case 'f':
+			if i >= 4 && string(low[i-4:i]) == "card" {
+				// a card's foot, not the page's (see classHints)
+				continue
+			}
 			forms = formsF
 		case 'h':
 			forms = formsH
@@ -214,15 +254,17 @@ func compoundHints(low []byte) uint32 {
 		default:
 			continue
 		}
-		rest := low[i:]
-		for _, f := range forms {
-			if f.s == "footer" && i >= 4 && string(low[i-4:i]) == "card" {
-				// a card's foot, not the page's (see classHints)
-				continue
-			}
-			if len(f.s) <= len(rest) && string(rest[:len(f.s)]) == f.s {
-				bits |= f.bits
-			}
+		bits |= matchForms(low[i:], forms)
+	}
+	return bits
+}
+
+// matchForms returns the bits of the forms that rest starts with.
+func matchForms(rest []byte, forms []compoundForm) uint32 {
+	var bits uint32
+	for _, f := range forms {
+		if len(f.s) <= len(rest) && string(rest[:len(f.s)]) == f.s {
+			bits |= f.bits
 		}
 	}
 	return bits
@@ -246,6 +288,7 @@ func classHints(val []byte, scratch *[]byte) uint32 {
 	// whole tokens; the letters and digits of the kept ones are packed
 	// at the front of low for the compound search
 	packed := 0
+	var ws wordStarts
 	nameStart := 0 // where the class name's tokens start in packed
 	start := -1
 	skipNext := false
@@ -263,6 +306,7 @@ func classHints(val []byte, scratch *[]byte) uint32 {
 		ended := start >= 0
 		if ended {
 			w := low[start:i]
+			wStart := start
 			start = -1
 			lead := first
 			first = space
@@ -285,6 +329,14 @@ func classHints(val []byte, scratch *[]byte) uint32 {
 					// page builder's unit of content
 					nameBits |= hintSidebar
 				}
+				// where its words start, for the forms led by "ad":
+				// the token's start and its capitals ("topAdUnit")
+				ws.set(packed)
+				for j := wStart + 1; j < i; j++ {
+					if 'A' <= val[j] && val[j] <= 'Z' {
+						ws.set(packed + j - wStart)
+					}
+				}
 				packed += copy(low[packed:], w)
 			}
 		}
@@ -292,6 +344,7 @@ func classHints(val []byte, scratch *[]byte) uint32 {
 		case colon:
 			// the words so far name a condition: forget them
 			nameBits = 0
+			ws.clearFrom(nameStart)
 			packed = nameStart
 			skipNext = false
 			first = true
@@ -317,7 +370,7 @@ func classHints(val []byte, scratch *[]byte) uint32 {
 		// classes the word names a colour or a weight ("text-secondary")
 		bits |= hintSidebar
 	}
-	bits |= compoundHints(low)
+	bits |= compoundHints(low, &ws)
 	if bits&hintEmbed != 0 {
 		bits &^= hintShare
 	}
@@ -332,7 +385,7 @@ func layoutWord(w []byte) bool {
 	for _, p := range []string{"without", "with", "has", "no"} {
 		if len(w) > len(p)+2 && string(w[:len(p)]) == p {
 			rest := w[len(p):]
-			return (tokenHints(rest)|compoundHints(rest))&(hintsNegative|hintHeader) != 0
+			return (tokenHints(rest)|compoundHints(rest, nil))&(hintsNegative|hintHeader) != 0
 		}
 	}
 	return false

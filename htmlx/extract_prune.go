@@ -48,9 +48,20 @@ type cardKey struct {
 // (a linked title or a linked image), when together they hold less prose
 // than the rest of the root. Lists of related stories look like this;
 // a listicle, whose items are the article, holds most of the prose.
+// Related stories close the text; a run of cards that more of the
+// root's prose follows is a part of it (the guides a documentation
+// page presents between its sections).
 func (x *extractor) dropCardGroups(root int32, drop []bool) {
 	nodes := x.t.nodes
 	rootGood := x.st[root].good
+	// the start of the root's last prose block that is kept
+	lastGood := nilNode
+	for i := subtreeEnd(nodes, root) - 1; i > root; i-- {
+		if x.block[i] == i && x.st[i].bits&bitGood != 0 && !drop[i] {
+			lastGood = i
+			break
+		}
+	}
 	counts := map[cardKey]int{}
 	cards := map[cardKey]int{}
 	goods := map[cardKey]int32{}
@@ -106,6 +117,9 @@ func (x *extractor) dropCardGroups(root int32, drop []bool) {
 			if n < 3 || cards[k]*3 < n*2 || goods[k]*2 >= rootGood-goods[k] || total[k]*2 >= rootGood {
 				continue
 			}
+			if lastGood > x.lastOf(nd.first, k) {
+				continue
+			}
 			for c := nd.first; c != nilNode; c = nodes[c].next {
 				if cn := &nodes[c]; cn.kind == kindElement && cn.tag == k.tag && cn.class == k.class {
 					drop[c] = true
@@ -113,6 +127,29 @@ func (x *extractor) dropCardGroups(root int32, drop []bool) {
 			}
 		}
 	}
+}
+
+// lastOf returns the end of the subtree of the last sibling of kind k
+// from first on.
+func (x *extractor) lastOf(first int32, k cardKey) int32 {
+	nodes := x.t.nodes
+	last := first
+	for c := first; c != nilNode; c = nodes[c].next {
+		if cn := &nodes[c]; cn.kind == kindElement && cn.tag == k.tag && cn.class == k.class {
+			last = c
+		}
+	}
+	return subtreeEnd(nodes, last) - 1
+}
+
+// subtreeEnd returns the node after n's subtree in document order.
+func subtreeEnd(nodes []node, n int32) int32 {
+	for ; n != nilNode; n = nodes[n].parent {
+		if nodes[n].next != nilNode {
+			return nodes[n].next
+		}
+	}
+	return int32(len(nodes))
 }
 
 // isCard reports a teaser: a short container with a description and a

@@ -236,8 +236,33 @@ func snippetRate(text string, snippets []string) float64 {
 }
 
 // plainText removes the Markdown link targets "](...)" and image
-// markers, keeping link text: the words a reader of the text sees.
+// markers, keeping link text, and the info string of a code fence
+// ("```go"): the words a reader of the text sees.
 func plainText(md string) string {
+	return withoutFenceInfo(withoutLinkTargets(md))
+}
+
+// withoutFenceInfo drops the info string after the backticks or tildes
+// that open a code fence; the fence itself carries no word.
+func withoutFenceInfo(md string) string {
+	if !strings.Contains(md, "```") && !strings.Contains(md, "~~~") {
+		return md
+	}
+	lines := strings.Split(md, "\n")
+	for i, line := range lines {
+		t := strings.TrimLeft(line, " >")
+		for _, fence := range []string{"```", "~~~"} {
+			if strings.HasPrefix(t, fence) {
+				lines[i] = line[:len(line)-len(t)] + strings.TrimRight(t[:len(t)-len(strings.TrimLeft(t, fence[:1]))], " ")
+			}
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+// withoutLinkTargets removes the Markdown link targets "](...)" and
+// image markers, keeping link text.
+func withoutLinkTargets(md string) string {
 	var b strings.Builder
 	b.Grow(len(md))
 	for {

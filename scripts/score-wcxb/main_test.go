@@ -36,6 +36,9 @@ func TestWordF1MatchesEvaluatePy(t *testing.T) {
 	if got := plainText("see [a b](https://x.example/p_(q)) and [c](http://y/)."); got != "see [a b] and [c]." {
 		t.Errorf("plainText = %q", got)
 	}
+	if got := plainText("Run it:\n\n```yaml\nkey: value\n```\n\n> ~~~go\n> x := 1\n> ~~~"); got != "Run it:\n\n```\nkey: value\n```\n\n> ~~~\n> x := 1\n> ~~~" {
+		t.Errorf("plainText = %q", got)
+	}
 	if got := snippetRate("Hello World", []string{"hello", "moon"}); got != 0.5 {
 		t.Errorf("snippetRate = %v", got)
 	}

@@ -13,27 +13,33 @@ import (
 // when the machine has them.
 const benchPagesDir = "../../shared/bench/article-extraction/html"
 
-func loadBenchPages(b *testing.B) []string {
+// loadPages reads the gzipped pages of dir, or of $env/html when env is
+// set, and skips the benchmark when there are none. decode reads each as
+// fetch does (the article benchmark's pages are UTF-8 already).
+func loadPages(b *testing.B, dir, env string, decode bool) []string {
 	b.Helper()
-	dir := benchPagesDir
-	if d := os.Getenv("HTMLX_SCORE_DIR"); d != "" {
+	if d := os.Getenv(env); d != "" {
 		dir = filepath.Join(d, "html")
 	}
 	files, _ := filepath.Glob(filepath.Join(dir, "*.html.gz"))
 	if len(files) == 0 {
-		b.Skip("benchmark pages not present")
+		b.Skip("benchmark pages not present in " + dir)
 	}
 	docs := make([]string, 0, len(files))
 	for _, f := range files {
-		docs = append(docs, string(readGzip(b, f)))
+		raw := readGzip(b, f)
+		if decode {
+			docs = append(docs, Decode(raw, "text/html"))
+		} else {
+			docs = append(docs, string(raw))
+		}
 	}
 	return docs
 }
 
-// BenchmarkExtractHTML measures extraction over the benchmark's real
-// article pages; MB/s is HTML bytes per second.
-func BenchmarkExtractHTML(b *testing.B) {
-	docs := loadBenchPages(b)
+// benchExtract measures ExtractHTML over docs; MB/s is HTML bytes per
+// second.
+func benchExtract(b *testing.B, docs []string) {
 	base, _ := url.Parse("https://example.org/a/b")
 	total := 0
 	for _, d := range docs {
@@ -51,6 +57,12 @@ func BenchmarkExtractHTML(b *testing.B) {
 	reportCPUThroughput(b, cpu0, total)
 }
 
+// BenchmarkExtractHTML measures extraction over the article benchmark's
+// real article pages (HTMLX_SCORE_DIR/html, else beside the module).
+func BenchmarkExtractHTML(b *testing.B) {
+	benchExtract(b, loadPages(b, benchPagesDir, "HTMLX_SCORE_DIR", false))
+}
+
 // wcxbPagesDir holds the WCXB development split's pages (seven page
 // types), when the machine has them.
 const wcxbPagesDir = "../../shared/bench/wcxb-dev/html"
@@ -58,36 +70,10 @@ const wcxbPagesDir = "../../shared/bench/wcxb-dev/html"
 // BenchmarkExtractWCXB measures extraction over the WCXB development
 // split's 1,497 pages of seven types (articles, forums, products,
 // collections, listings, documentation, service pages), decoded once
-// beforehand as fetch decodes them; MB/s is HTML bytes per second. The
-// pages are read from HTMLX_WCXB_DIR/html, else from the split beside
-// the module; the benchmark skips when they are absent.
+// beforehand as fetch decodes them. The pages are read from
+// HTMLX_WCXB_DIR/html, else from the split beside the module.
 func BenchmarkExtractWCXB(b *testing.B) {
-	dir := wcxbPagesDir
-	if d := os.Getenv("HTMLX_WCXB_DIR"); d != "" {
-		dir = filepath.Join(d, "html")
-	}
-	files, _ := filepath.Glob(filepath.Join(dir, "*.html.gz"))
-	if len(files) == 0 {
-		b.Skip("WCXB pages not present")
-	}
-	docs := make([]string, 0, len(files))
-	total := 0
-	for _, f := range files {
-		d := Decode(readGzip(b, f), "text/html")
-		docs = append(docs, d)
-		total += len(d)
-	}
-	base, _ := url.Parse("https://example.org/a/b")
-	b.SetBytes(int64(total))
-	b.ReportAllocs()
-	b.ResetTimer()
-	cpu0 := processCPU()
-	for i := 0; i < b.N; i++ {
-		for _, d := range docs {
-			_, _ = ExtractHTML(d, base, Limits{})
-		}
-	}
-	reportCPUThroughput(b, cpu0, total)
+	benchExtract(b, loadPages(b, wcxbPagesDir, "HTMLX_WCXB_DIR", true))
 }
 
 // reportCPUThroughput adds MB per CPU second: on a shared machine the

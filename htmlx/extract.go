@@ -320,6 +320,7 @@ func newExtractor(t *tree, title string) *extractor {
 		title:   title,
 	}
 	x.structure()
+	x.tabWidgets()
 	x.raw = x.rawChars()
 	x.markJunk(x.raw)
 	x.measure()
@@ -403,6 +404,31 @@ func (x *extractor) structure() {
 	}
 }
 
+// tabWidgets takes the chrome verdict away from a role=tablist element
+// that holds a role=tabpanel: the bar of tabs is chrome, but an element
+// so named around the panels too is the tab widget, whose panels hold
+// the page's content (a shop's grid, a profile's favourites).
+func (x *extractor) tabWidgets() {
+	if x.t.tablists == 0 {
+		return
+	}
+	nodes := x.t.nodes
+	panel := make([]bool, len(nodes))
+	for i := len(nodes) - 1; i >= 1; i-- {
+		nd := &nodes[i]
+		if nd.flags&flagTabpanel != 0 {
+			panel[i] = true
+		}
+		if !panel[i] {
+			continue
+		}
+		panel[nd.parent] = true
+		if nd.flags&flagTablist != 0 {
+			nd.flags &^= flagChrome
+		}
+	}
+}
+
 // rawChars counts the text below every node before anything is judged.
 func (x *extractor) rawChars() []int32 {
 	nodes := x.t.nodes
@@ -436,6 +462,7 @@ func (x *extractor) markJunk(raw []int32) {
 		inComment[i] = inComment[nd.parent] || nd.hints&hintComment != 0
 	}
 	x.negative = make([]bool, len(nodes))
+	img := x.imagesBelow()
 	inArticle := make([]bool, len(nodes))
 	for i := 1; i < len(nodes); i++ {
 		nd := &nodes[i]
@@ -460,6 +487,13 @@ func (x *extractor) markJunk(raw []int32) {
 		if nd.flags&flagChrome != 0 {
 			neg = true
 		}
+		if nd.hints&hintFilter != 0 && nd.hints&(hintArticleBody|hintMain) == 0 && headingLevel(nd.tag) == 0 && img != nil && !img[i] {
+			// the filters of a listing or a shop's grid (facets,
+			// refinements: labels, choices and counts) frame it; an
+			// element so named that holds pictures is the filtered
+			// results themselves
+			neg = true
+		}
 		if nd.hints&hintsNegative != 0 && nd.hints&(hintArticleBody|hintMain) == 0 &&
 			(headingLevel(nd.tag) == 0 || nd.hints&hintUserCard != 0) {
 			// a heading's class names its style, not chrome, unless
@@ -470,6 +504,32 @@ func (x *extractor) markJunk(raw []int32) {
 		x.junk[i] = x.junk[p] || neg
 		x.consent[i] = x.consent[p] || neg && nd.hints&hintConsent != 0
 	}
+}
+
+// imagesBelow marks the elements with an image below them, when the
+// page names filters (nil otherwise), in one pass up the tree.
+func (x *extractor) imagesBelow() []bool {
+	nodes := x.t.nodes
+	any := false
+	for i := range nodes {
+		if nodes[i].hints&hintFilter != 0 {
+			any = true
+			break
+		}
+	}
+	if !any {
+		return nil
+	}
+	img := make([]bool, len(nodes))
+	for i := len(nodes) - 1; i >= 1; i-- {
+		if nodes[i].tag == atom.Img {
+			img[i] = true
+		}
+		if img[i] {
+			img[nodes[i].parent] = true
+		}
+	}
+	return img
 }
 
 // measure computes the subtree measures and block scores, bottom up.
@@ -828,12 +888,15 @@ func (x *extractor) prune(root int32, lenient bool) []bool {
 		if isCaption(nd) && !(lenient && x.captionedCard(int32(i))) {
 			drop[i] = true
 		}
-		if !lenient && nd.tag == atom.Form && !x.junk[i] && s.good*2 <= rootGood && s.good*4 < s.chars {
+		if nd.tag == atom.Form && !x.junk[i] && s.good*2 <= rootGood && s.good*4 < s.chars && (!lenient || !x.product && s.chars*2 <= x.st[root].chars) {
 			// a form inside an article (a quote request, a sign-up, the
 			// filters of a comparison table) is labels and choices, not
 			// the article: one that is mostly not prose goes. Posts a
 			// thread wraps in forms sit in comment chrome (junk) and
-			// stay.
+			// stay. In content made of many blocks the form beside the
+			// grid is its filters and sorting, and goes too, unless it
+			// holds most of the text (a page wrapped in one form) or
+			// the page is one product's (its options are the product's).
 			drop[i] = true
 			continue
 		}

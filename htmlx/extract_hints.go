@@ -34,6 +34,7 @@ const (
 	hintUserCard                       // a forum post author's card: rank, join date, post count (with hintNoise)
 	hintButton                         // a link styled as a button: btn, button
 	hintCTA                            // a call to action: cta (see proseInChrome, frameChrome)
+	hintFilter                         // the filters of a listing: filters, facets
 )
 
 // hintsNegative are the bits that mark an element as boilerplate.
@@ -123,6 +124,8 @@ func tokenHints(w []byte) uint32 {
 		return hintTitle
 	case "btn", "button", "buttons":
 		return hintButton
+	case "filter", "filters", "facet", "facets", "refinement", "refinements":
+		return hintFilter
 	case "embed", "embedded", "oembed", "tweet", "instagram":
 		return hintEmbed
 	case "card", "cards", "teaser", "teasers", "tile", "tiles", "feed",
@@ -293,6 +296,9 @@ func classHints(val []byte, scratch *[]byte) uint32 {
 	start := -1
 	skipNext := false
 	first := true // the token starts a class name
+	// navBit is the navigation bit the previous token of the class name
+	// gave, when it was "nav" or "navigation"
+	var navBit uint32
 	for i := 0; i <= len(low); i++ {
 		alnum := i < len(low) && (('a' <= low[i] && low[i] <= 'z') || ('0' <= low[i] && low[i] <= '9'))
 		if alnum {
@@ -320,8 +326,19 @@ func classHints(val []byte, scratch *[]byte) uint32 {
 			} else if string(w) == "footer" && packed-nameStart >= 4 && string(low[packed-4:packed]) == "card" {
 				// "card-footer", "CustomerCardFooter": the foot of a
 				// card (its quote's author, its price), not the page's
+				navBit = 0
+			} else if navBit != 0 && controlWord(w) {
+				// "nav-btns", "nav-arrows": the element has navigation
+				// buttons (a carousel of cards), it is not a navigation
+				nameBits &^= navBit
+				navBit = 0
 			} else {
-				nameBits |= tokenHints(w)
+				h := tokenHints(w)
+				navBit = 0
+				if string(w) == "nav" || string(w) == "navigation" {
+					navBit = h & hintNav
+				}
+				nameBits |= h
 				if lead && (string(w) == "widget" || string(w) == "widgets") {
 					// "widget", "widget_text", "widget-area": a
 					// sidebar's parts; inside a name
@@ -339,6 +356,9 @@ func classHints(val []byte, scratch *[]byte) uint32 {
 				}
 				packed += copy(low[packed:], w)
 			}
+		}
+		if space || colon {
+			navBit = 0
 		}
 		switch {
 		case colon:
@@ -375,6 +395,16 @@ func classHints(val []byte, scratch *[]byte) uint32 {
 		bits &^= hintShare
 	}
 	return bits
+}
+
+// controlWord reports a word naming the controls of a widget: after
+// "nav" it says the element has them ("slider-nav-arrows").
+func controlWord(w []byte) bool {
+	switch string(w) {
+	case "btn", "btns", "button", "buttons", "arrow", "arrows", "dots", "controls":
+		return true
+	}
+	return false
 }
 
 // layoutWord reports a token that is "with", "without", "has" or "no"

@@ -131,8 +131,10 @@ const massShare = 0.7
 const proseShare = 0.4
 
 // minMass is the text outside chrome a page needs before its mass root
-// is preferred to a prose root inside chrome.
-const minMass = 200
+// is preferred to a prose root inside chrome: a short grid of two or
+// three products is a page's content, the brand's blurb in its footer is
+// not.
+const minMass = 100
 
 // mass returns, for every node, the characters of text below it outside
 // the page's frame (see frameChrome, productChrome).
@@ -178,7 +180,7 @@ func (x *extractor) frameChrome(i int32) bool {
 	case atom.Nav, atom.Aside, atom.Menu, atom.Header, atom.Footer:
 		return true
 	}
-	return nd.hints&(hintNav|hintFooter|hintHeader|hintSidebar|hintSubscribe|hintShare|hintNoise) != 0
+	return nd.hints&(hintNav|hintFooter|hintHeader|hintSidebar|hintSubscribe|hintShare|hintNoise|hintFilter) != 0
 }
 
 // productChrome reports, on a product page, an element named as
@@ -489,19 +491,28 @@ const minArticleProse = 600
 
 // articleRoot reports a prose root that the page marks as its article:
 // inside the element named as the article's body (itemprop=articleBody,
-// an article-body class), or, on a page that declares itself an article,
-// holding minArticleProse of prose.
+// an article-body class) and reading as prose for at least
+// minBodyProseShare of its text, or, on a page that declares itself an
+// article, holding minArticleProse of prose. Themes name the content
+// area of every page so ("entry-content"): on a page of awards or
+// products it holds a blurb and a grid of cards, which is made of many
+// blocks, not an article.
 func (x *extractor) articleRoot(root int32) bool {
 	if x.st[root].good == 0 {
 		// no prose at all: a list of filters or labels scoring on
 		// its number of items
 		return false
 	}
-	if sc := x.semanticScope(); sc != 0 && x.t.nodes[sc].hints&hintArticleBody != 0 && x.within(root, sc) {
+	if sc := x.semanticScope(); sc != 0 && x.t.nodes[sc].hints&hintArticleBody != 0 && x.within(root, sc) &&
+		float32(x.st[root].good) >= minBodyProseShare*float32(x.st[root].chars) {
 		return true
 	}
 	return x.declaredArticle() && x.st[root].good >= minArticleProse
 }
+
+// minBodyProseShare is the share of prose in its text that makes the
+// element named as the article's body an article.
+const minBodyProseShare = 0.1
 
 // declaredArticle reports a page whose Open Graph type is an article.
 func (x *extractor) declaredArticle() bool {

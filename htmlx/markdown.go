@@ -62,7 +62,8 @@ type mdWriter struct {
 	wrote      bool
 	title      string
 	alts       map[string]bool
-	seen       map[string]struct{} // paragraphs written, for repeats
+	seen       map[string]int32 // paragraphs written, for repeats: a text node of each
+	lastText   int32            // the text node written last
 	dedupe     bool
 }
 
@@ -70,16 +71,100 @@ type mdWriter struct {
 // left out when it comes again.
 const minRepeatBytes = 40
 
-// repeated reports a paragraph written before, and remembers it.
+// repeated reports a paragraph written before, and remembers it. A short
+// line that comes again in another card of a grid (a sibling of the first
+// one's card, of its tag and class) that starts otherwise is not a
+// repeat: it is a line the cards share (the same feature of two models),
+// and each card keeps it. A cloned slide starts as its original does, and
+// a block printed again for another screen size or in another section is
+// not a card beside it.
 func (w *mdWriter) repeated(text []byte) bool {
 	if w.seen == nil {
-		w.seen = map[string]struct{}{}
+		w.seen = map[string]int32{}
 	}
-	if _, ok := w.seen[string(text)]; ok {
-		return true
+	if first, ok := w.seen[string(text)]; ok {
+		return !w.sharedText(text) || !w.sharedLine(first, w.lastText)
 	}
-	w.seen[string(text)] = struct{}{}
+	w.seen[string(text)] = w.lastText
 	return false
+}
+
+// maxSharedBytes bounds a line that items share: a feature or a note,
+// not a paragraph.
+const maxSharedBytes = 160
+
+// maxCardChars bounds the text of an item that shares a line with its
+// siblings: a card, not a section.
+const maxCardChars = 1200
+
+// sharedText reports a paragraph that items may share: short plain text,
+// not a heading (a reply's "Re:" title), a quote (a reply quoting a
+// post) or a lone link (a tag).
+func (w *mdWriter) sharedText(text []byte) bool {
+	if len(text) > maxSharedBytes || text[0] == '#' || text[0] == '[' && text[len(text)-1] == ')' {
+		return false
+	}
+	for _, c := range w.containers {
+		if !c.list {
+			return false
+		}
+	}
+	return true
+}
+
+// sharedLine reports whether text nodes a and b (a first) lie in two
+// sibling items whose first texts differ.
+func (w *mdWriter) sharedLine(a, b int32) bool {
+	nodes := w.t.nodes
+	if a <= 0 || b <= 0 {
+		return false
+	}
+	da, db := w.depth(a), w.depth(b)
+	for ; da > db; da-- {
+		a = nodes[a].parent
+	}
+	for ; db > da; db-- {
+		b = nodes[b].parent
+	}
+	for nodes[a].parent != nodes[b].parent {
+		a, b = nodes[a].parent, nodes[b].parent
+	}
+	if a == b || w.stats == nil || w.stats[a].chars > maxCardChars || w.stats[b].chars > maxCardChars {
+		// the two halves of a page, or sections printed once for each
+		// screen size, not cards
+		return false
+	}
+	return nodes[a].tag == nodes[b].tag && nodes[a].class == nodes[b].class && w.firstText(a) != w.firstText(b)
+}
+
+// maxFirstTextNodes bounds the nodes firstText looks at.
+const maxFirstTextNodes = 256
+
+// depth returns the number of ancestors of n.
+func (w *mdWriter) depth(n int32) int {
+	d := 0
+	for ; n > 0; n = w.t.nodes[n].parent {
+		d++
+	}
+	return d
+}
+
+// firstText returns the first text in the subtree of n, trimmed, looking
+// at maxFirstTextNodes nodes at most (a card's first text comes early).
+func (w *mdWriter) firstText(n int32) string {
+	nodes := w.t.nodes
+	for i := n; i < int32(len(nodes)) && i-n < maxFirstTextNodes; i++ {
+		if i != n && nodes[i].parent < n {
+			// left the subtree: nodes are in document order
+			break
+		}
+		if nodes[i].kind == kindText {
+			if t := strings.TrimSpace(nodes[i].text); t != "" {
+				return t
+			}
+		}
+	}
+	return ""
 }
 
 type linkMark struct {
@@ -341,6 +426,7 @@ func (w *mdWriter) isHeaderLink(i int32) bool {
 func (w *mdWriter) enter(i int32) bool {
 	n := &w.t.nodes[i]
 	if n.kind == kindText {
+		w.lastText = i
 		w.text(n.text, n.flags)
 		return false
 	}

@@ -44,6 +44,8 @@ const (
 	flagPre                            // text whose white space is kept
 	flagTH                             // a header cell
 	flagChrome                         // page chrome by tag or role
+	flagTablist                        // role=tablist
+	flagTabpanel                       // role=tabpanel
 )
 
 // nilNode marks an absent link in the node arena.
@@ -416,6 +418,7 @@ type tree struct {
 	// scriptBytes counts, up to about maxVeiledCount, the bytes of
 	// script code (structured data left out)
 	scriptBytes int
+	tablists    int // elements with role=tablist
 	counted     int // elements and text runs parsed
 	deepest     int // most elements open at once
 }
@@ -830,6 +833,8 @@ type attrs struct {
 	ldjson    bool // type="application/ld+json" on a script
 	product   bool // itemtype="https://schema.org/Product"
 	chrome    bool
+	tablist   bool // role=tablist
+	tabpanel  bool // role=tabpanel
 	fontBreak bool // a color, face or size attribute (font leaves svg)
 }
 
@@ -883,10 +888,17 @@ func (p *parser) readAttrs(a atom.Atom, hasAttr bool) attrs {
 				asciiEqualFold(r, "menubar"), asciiEqualFold(r, "toolbar"),
 				asciiEqualFold(r, "tablist"), asciiEqualFold(r, "alertdialog"):
 				at.chrome = true
+				at.tablist = asciiEqualFold(r, "tablist")
 			case asciiEqualFold(r, "dialog"):
 				at.chrome = true
 			case asciiEqualFold(r, "main"), asciiEqualFold(r, "article"):
 				at.hints |= hintMain
+			case asciiEqualFold(r, "tabpanel"):
+				at.tabpanel = true
+			case asciiEqualFold(r, "button"):
+				// a link that says it is a button is an action, as
+				// one classed "btn" is
+				at.hints |= hintButton
 			}
 		case "hidden":
 			at.hidden, at.hiddenMarkup = true, true
@@ -1168,6 +1180,13 @@ func (p *parser) startTag(selfClosing bool) {
 			}
 			if at.chrome {
 				n.flags |= flagChrome
+			}
+			if at.tablist {
+				n.flags |= flagTablist
+				p.t.tablists++
+			}
+			if at.tabpanel {
+				n.flags |= flagTabpanel
 			}
 			parent, before := p.parentNode(), nilNode
 			switch a {

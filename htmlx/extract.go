@@ -352,8 +352,10 @@ func extractMain(t *tree, base *url.URL, title string) (md string, headLen int) 
 		head = x.headlineMarkdown(h)
 	}
 	// repeats are left out of content made of many blocks, and of pages
-	// that are not articles (an article may repeat a line on purpose)
-	md = renderMarkdownOpt(t, x.st, drop, root, base, title, head, lenient || !x.declaredArticle())
+	// that are not articles (an article may repeat a line on purpose);
+	// a thread of posts is many blocks however its page is declared,
+	// and its posts repeat what they quote
+	md = renderMarkdownOpt(t, x.st, drop, root, base, title, head, lenient || !x.declaredArticle() || x.isThread(root))
 	if md == "" && root != 0 {
 		md = renderMarkdown(t, x.st, x.prune(0, false), 0, base, title, "")
 	}
@@ -464,17 +466,23 @@ func (x *extractor) markJunk(raw []int32) {
 	x.negative = make([]bool, len(nodes))
 	img := x.imagesBelow()
 	inArticle := make([]bool, len(nodes))
+	inCode := make([]bool, len(nodes))
 	for i := 1; i < len(nodes); i++ {
 		nd := &nodes[i]
 		p := nd.parent
 		inArticle[i] = inArticle[p]
-		if nd.kind != kindElement {
+		inCode[i] = inCode[p]
+		if nd.kind != kindElement || inCode[i] {
+			// inside code, classes are a highlighter's tokens
+			// ("hljs-comment", "token comment"), not page chrome
 			x.junk[i] = x.junk[p]
 			x.consent[i] = x.consent[p]
 			continue
 		}
 		neg := false
 		switch nd.tag {
+		case atom.Pre, atom.Code:
+			inCode[i] = true
 		case atom.Article, atom.Main:
 			inArticle[i] = true
 		case atom.Nav, atom.Aside, atom.Menu:
@@ -853,6 +861,12 @@ func (x *extractor) prune(root int32, lenient bool) []bool {
 	rootGood := x.st[root].good
 	thread := x.isThread(root)
 	kept := x.repeatedChrome(root)
+	// tables of contents are looked for in a root of prose
+	var frag []int32
+	var heads map[string]bool
+	if !lenient && x.st[root].good*2 >= x.st[root].chars {
+		frag = x.fragmentChars()
+	}
 	for i := int(root) + 1; i < len(nodes); i++ {
 		nd := &nodes[i]
 		if drop[nd.parent] {
@@ -875,6 +889,27 @@ func (x *extractor) prune(root int32, lenient bool) []bool {
 		if nd.tag == atom.A && s.chars < maxButtonChars && (nd.hints&hintButton != 0 || x.t.nodes[nd.parent].hints&hintButton != 0) {
 			// a link styled as a button ("Try for free", "Get a
 			// demo", "Expand") is an action, not content
+			drop[i] = true
+			continue
+		}
+		if nd.tag == atom.A && nd.hints&(hintRoleButton|hintTitle) == hintRoleButton && !isPageLink(nd.text) && s.chars < maxButtonChars {
+			// a link that leads nowhere and is a button by its role
+			// ("Click to expand...", "Show more") works the page: a
+			// control, not content. One that names a heading is the
+			// title of an accordion's panel.
+			drop[i] = true
+			continue
+		}
+		if frag != nil && (nd.tag == atom.Ul || nd.tag == atom.Ol) && s.chars >= minTOCChars && frag[i]*10 >= s.chars*9 &&
+			s.chars*3 <= x.st[root].chars && x.namesHeadings(int32(i), root, &heads) {
+			// a table of contents: a list of links to places in the
+			// page, naming the headings that follow in the root, which
+			// says it again; it goes with its title ("Contents")
+			t := int32(i)
+			for p := nd.parent; p != root && x.st[p].chars <= s.chars+maxTOCTitle; p = nodes[p].parent {
+				t = p
+			}
+			drop[t] = true
 			drop[i] = true
 			continue
 		}
@@ -935,6 +970,7 @@ func (x *extractor) prune(root int32, lenient bool) []bool {
 		}
 	}
 	if !lenient {
+		x.dropAuthorBoxes(root, drop)
 		x.dropCardGroups(root, drop)
 		x.trimEdges(root, drop)
 	}
@@ -1134,4 +1170,74 @@ func (x *extractor) codeInChrome(i int32) bool {
 		return false
 	}
 	return nd.hints&(hintFooter|hintNoise) == 0
+}
+
+// fragmentChars counts, for every node, the text below it inside links
+// to a place in the page itself (href="#section").
+func (x *extractor) fragmentChars() []int32 {
+	nodes := x.t.nodes
+	in := make([]bool, len(nodes))
+	frag := make([]int32, len(nodes))
+	for i := 1; i < len(nodes); i++ {
+		nd := &nodes[i]
+		if nd.kind == kindElement && nd.tag == atom.A {
+			in[i] = len(nd.text) > 1 && nd.text[0] == '#'
+		} else {
+			in[i] = in[nd.parent]
+		}
+	}
+	for i := len(nodes) - 1; i >= 1; i-- {
+		if nodes[i].kind == kindText && in[i] {
+			frag[i] = nodes[i].chars
+		}
+		frag[nodes[i].parent] += frag[i]
+	}
+	return frag
+}
+
+// minTOCChars is the text of a list of in-page links read as a table of
+// contents, at most a third of its root; maxTOCTitle the text beside it
+// in the elements that hold it (its title); minTOCItems its entries.
+const (
+	minTOCChars = 30
+	maxTOCTitle = 40
+	minTOCItems = 3
+)
+
+// namesHeadings reports a list whose items, at least half of them, name
+// headings inside root: the entries of a table of contents. heads holds
+// the keys of root's headings, found at the first call.
+func (x *extractor) namesHeadings(list, root int32, heads *map[string]bool) bool {
+	nodes := x.t.nodes
+	if *heads == nil {
+		*heads = map[string]bool{}
+		for i := int(root); i < len(nodes); i++ {
+			if headingLevel(nodes[i].tag) > 0 && x.st[i].chars > 0 && x.within(int32(i), root) {
+				(*heads)[headingKey(x.textOf(int32(i)))] = true
+			}
+		}
+	}
+	items, named := 0, 0
+	for c := nodes[list].first; c != nilNode; c = nodes[c].next {
+		if nodes[c].tag != atom.Li {
+			continue
+		}
+		items++
+		// the item's own entry: its text before a nested list
+		var b strings.Builder
+		for k := nodes[c].first; k != nilNode && nodes[k].tag != atom.Ul && nodes[k].tag != atom.Ol; k = nodes[k].next {
+			b.WriteString(x.textOf(k))
+			b.WriteByte(' ')
+		}
+		if (*heads)[headingKey(b.String())] {
+			named++
+		}
+	}
+	return items >= minTOCItems && named*2 >= items
+}
+
+// headingKey is the match key of a heading's text without the number
+// that may lead it ("2. Permits" names the section "Permits").
+func headingKey(s string) string {
+	return strings.TrimLeft(matchKey(s), "0123456789")
 }

@@ -35,6 +35,7 @@ const (
 	hintButton                         // a link styled as a button: btn, button
 	hintCTA                            // a call to action: cta (see proseInChrome, frameChrome)
 	hintFilter                         // the filters of a listing: filters, facets
+	hintRoleButton                     // role=button: a control, when it leads nowhere (prune)
 )
 
 // hintsNegative are the bits that mark an element as boilerplate.
@@ -162,7 +163,9 @@ var (
 	formsM = []compoundForm{{"maincontent", hintMain}, {"morestories", hintRelated}, {"mostread", hintRelated}, {"mostpopular", hintRelated}, {"masthead", hintHeader}}
 	formsN = []compoundForm{{"navigation", hintNav}, {"navbar", hintNav}, {"newsletter", hintSubscribe}}
 	formsO = []compoundForm{{"outbrain", hintRelated}}
-	formsP = []compoundForm{{"postcontent", hintArticleBody}, {"postbody", hintArticleBody}, {"posttext", hintArticleBody}, {"pagination", hintNav}, {"paywall", hintSubscribe}, {"postprofile", hintNoise | hintUserCard}}
+	// a popover ("iPwaInstallPopover", "share-popover") floats over
+	// the page: an install prompt, a menu, a tooltip, never its content
+	formsP = []compoundForm{{"postcontent", hintArticleBody}, {"postbody", hintArticleBody}, {"posttext", hintArticleBody}, {"pagination", hintNav}, {"paywall", hintSubscribe}, {"postprofile", hintNoise | hintUserCard}, {"popover", hintSubscribe}}
 	formsR = []compoundForm{{"richtext", hintPositive}, {"related", hintRelated}, {"recommend", hintRelated}, {"readnext", hintRelated}}
 	formsS = []compoundForm{{"storybody", hintArticleBody}, {"storycontent", hintArticleBody}, {"storytext", hintArticleBody}, {"sidebar", hintSidebar}, {"socialshare", hintShare}, {"sharebar", hintShare}, {"sharing", hintShare}, {"sharetools", hintShare}, {"socialmedia", hintShare}, {"sponsor", hintAd}, {"subscribe", hintSubscribe}, {"signup", hintSubscribe}}
 	formsT = []compoundForm{{"taboola", hintRelated}, {"trending", hintRelated}, {"timestamp", hintByline}}

@@ -46,22 +46,13 @@ type cardKey struct {
 // dropCardGroups drops runs of teaser cards inside root: three or more
 // siblings of one tag and class, most of them short and led by a link
 // (a linked title or a linked image), when together they hold less prose
-// than the rest of the root. Lists of related stories look like this;
-// a listicle, whose items are the article, holds most of the prose.
-// Related stories close the text; a run of cards that more of the
-// root's prose follows is a part of it (the guides a documentation
-// page presents between its sections).
+// than the rest of the root and at most cardTailShare of the root's prose
+// follows them. Lists of related stories look like this, and come after
+// the article; a listicle, whose items are the article, holds most of
+// the prose, and a roundup's cards of picks have its text around them.
 func (x *extractor) dropCardGroups(root int32, drop []bool) {
 	nodes := x.t.nodes
 	rootGood := x.st[root].good
-	// the start of the root's last prose block that is kept
-	lastGood := nilNode
-	for i := subtreeEnd(nodes, root) - 1; i > root; i-- {
-		if x.block[i] == i && x.st[i].bits&bitGood != 0 && !drop[i] {
-			lastGood = i
-			break
-		}
-	}
 	counts := map[cardKey]int{}
 	cards := map[cardKey]int{}
 	goods := map[cardKey]int32{}
@@ -78,6 +69,25 @@ func (x *extractor) dropCardGroups(root int32, drop []bool) {
 				total[cardKey{cn.tag, cn.class}] += x.st[c].good
 				stack = append(stack, c)
 			}
+		}
+	}
+	// before[i]: the prose of the blocks that come before i, in
+	// document order
+	before := make([]int32, len(nodes))
+	var seen int32
+	stack = append(stack[:0], root)
+	for len(stack) > 0 {
+		i := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if nodes[i].kind != kindElement || drop[i] && i != root {
+			continue
+		}
+		before[i] = seen
+		if x.block[i] == i && x.st[i].bits&bitGood != 0 {
+			seen += x.st[i].ownChars
+		}
+		for c := nodes[i].last; c != nilNode; c = nodes[c].prev {
+			stack = append(stack, c)
 		}
 	}
 	stack = append(stack[:0], root)
@@ -117,7 +127,16 @@ func (x *extractor) dropCardGroups(root int32, drop []bool) {
 			if n < 3 || cards[k]*3 < n*2 || goods[k]*2 >= rootGood-goods[k] || total[k]*2 >= rootGood {
 				continue
 			}
-			if lastGood > x.lastOf(nd.first, k) {
+			// the prose that follows the group's last card: teasers
+			// followed by more of the article are its own (the picks
+			// of a roundup, the entries of a comparison)
+			var last int32 = nilNode
+			for c := nd.first; c != nilNode; c = nodes[c].next {
+				if cn := &nodes[c]; cn.kind == kindElement && !drop[c] && cn.tag == k.tag && cn.class == k.class {
+					last = c
+				}
+			}
+			if after := seen - before[last] - x.st[last].good; float32(after) > cardTailShare*float32(rootGood) {
 				continue
 			}
 			for c := nd.first; c != nilNode; c = nodes[c].next {
@@ -129,19 +148,6 @@ func (x *extractor) dropCardGroups(root int32, drop []bool) {
 	}
 }
 
-// lastOf returns the end of the subtree of the last sibling of kind k
-// from first on.
-func (x *extractor) lastOf(first int32, k cardKey) int32 {
-	nodes := x.t.nodes
-	last := first
-	for c := first; c != nilNode; c = nodes[c].next {
-		if cn := &nodes[c]; cn.kind == kindElement && cn.tag == k.tag && cn.class == k.class {
-			last = c
-		}
-	}
-	return subtreeEnd(nodes, last) - 1
-}
-
 // subtreeEnd returns the node after n's subtree in document order.
 func subtreeEnd(nodes []node, n int32) int32 {
 	for ; n != nilNode; n = nodes[n].parent {
@@ -151,6 +157,83 @@ func subtreeEnd(nodes []node, n int32) int32 {
 	}
 	return int32(len(nodes))
 }
+
+// dropAuthorBoxes drops the boxes about an article's author that
+// follow it: the nearest element above a link to an author's page
+// ("/author/name") that holds prose and blocks of its own (a name, a
+// photo, the bio), when it is short and starts after at least half of
+// the root's prose. A byline above the article holds no prose; a
+// paragraph that names its author in passing is not a box.
+func (x *extractor) dropAuthorBoxes(root int32, drop []bool) {
+	nodes := x.t.nodes
+	rootGood := x.st[root].good
+	if rootGood == 0 {
+		return
+	}
+	// seen: the prose of the blocks met so far, in document order
+	var seen int32
+	stack := []int32{root}
+	for len(stack) > 0 {
+		i := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		nd := &nodes[i]
+		if nd.kind != kindElement || drop[i] && i != root {
+			continue
+		}
+		if x.block[i] == i && x.st[i].bits&bitGood != 0 {
+			seen += x.st[i].ownChars
+		}
+		if nd.tag == atom.A && authorLink(nd.text) && float32(seen) >= bioAfterShare*float32(rootGood) {
+			b := nd.parent
+			for k := 0; k < maxBioUp && b != root && x.st[b].good == 0; k++ {
+				b = nodes[b].parent
+			}
+			if b != root && x.st[b].good > 0 && x.st[b].chars <= maxBioChars && x.st[b].bits&bitHasBlock != 0 {
+				drop[b] = true
+			}
+		}
+		for c := nd.last; c != nilNode; c = nodes[c].prev {
+			stack = append(stack, c)
+		}
+	}
+}
+
+// authorLink reports a link to the page of an author, where blogs and
+// news sites list what that person wrote.
+func authorLink(href string) bool {
+	for _, p := range authorPaths {
+		if containsFold(href, p) {
+			return true
+		}
+	}
+	return false
+}
+
+var authorPaths = []string{"/author/", "/authors/"}
+
+func containsFold(s, sub string) bool {
+	for i := 0; i+len(sub) <= len(s); i++ {
+		if strings.EqualFold(s[i:i+len(sub)], sub) {
+			return true
+		}
+	}
+	return false
+}
+
+// maxBioUp bounds the climb from an author's link to the box holding
+// the bio; maxBioChars the text of the box.
+const (
+	maxBioUp    = 6
+	maxBioChars = 1500
+)
+
+// bioAfterShare is the share of the root's prose that precedes an
+// author's box.
+const bioAfterShare = 0.5
+
+// cardTailShare is the share of the root's prose that may follow a group
+// of cards dropped as teasers.
+const cardTailShare = 0.05
 
 // isCard reports a teaser: a short container with a description and a
 // title link (a fifth of its text) or a linked image. The rows of a table

@@ -71,6 +71,12 @@ type mdWriter struct {
 // left out when it comes again.
 const minRepeatBytes = 40
 
+// minCopyBytes is the length from which a paragraph that comes again is
+// left out of any page, an article too: a line may be repeated on
+// purpose, but a long paragraph written twice word for word is a second
+// rendering of the page (for another screen size, a cloned slide).
+const minCopyBytes = 250
+
 // repeated reports a paragraph written before, and remembers it. A short
 // line that comes again in another card of a grid (a sibling of the first
 // one's card, of its tag and class) that starts otherwise is not a
@@ -933,7 +939,7 @@ func (w *mdWriter) writeBlock(escape bool) {
 	if len(text) == 0 {
 		return
 	}
-	if w.dedupe && len(text) >= minRepeatBytes && w.repeated(text) {
+	if (w.dedupe && len(text) >= minRepeatBytes || len(text) >= minCopyBytes) && w.repeated(text) {
 		// a carousel's cloned slides, a block printed twice for two
 		// screen sizes: the reader has it already
 		return

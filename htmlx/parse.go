@@ -896,9 +896,9 @@ func (p *parser) readAttrs(a atom.Atom, hasAttr bool) attrs {
 			case asciiEqualFold(r, "tabpanel"):
 				at.tabpanel = true
 			case asciiEqualFold(r, "button"):
-				// a link that says it is a button is an action, as
-				// one classed "btn" is
-				at.hints |= hintButton
+				// a control; a link that is one and leads nowhere is
+				// left out (prune)
+				at.hints |= hintRoleButton
 			}
 		case "hidden":
 			at.hidden, at.hiddenMarkup = true, true

@@ -285,7 +285,7 @@ func TestConsentDialogIsNoContent(t *testing.T) {
 		post("ann", "Has anyone tried the new firmware on the older board?") +
 		post("bob", "Yes, it works, but flash it twice.") +
 		post("cy", "Mine bricked, so keep a backup image.") +
-		`</div><div id="onetrust-consent-sdk"><div class="pc-center"><h2>Privacy preferences</h2>` + legal + `</div></div></body></html>`
+		`</div><div id="privacy-consent-center"><div class="pc-center"><h2>Privacy preferences</h2>` + legal + `</div></div></body></html>`
 	page, _ := ExtractHTML(doc, nil, Limits{})
 	if strings.Contains(page.Markdown, "cookies allow us") {
 		t.Errorf("a cookie dialog taken as content:\n%s", page.Markdown)

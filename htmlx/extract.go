@@ -577,7 +577,7 @@ func (x *extractor) measure() {
 					s.bits |= bitTitleLink
 					s.linkItems++
 				}
-				bs, good := blockScore(nd, s)
+				bs, good := blockScore(nd, s, nodes[s.firstText].text)
 				if x.junk[i] {
 					bs *= junkWeight
 				}
@@ -678,7 +678,8 @@ func isPageLink(href string) bool {
 
 // blockScore rates the block's own inline text: prose scores its length,
 // short fragments and link lists score below zero.
-func blockScore(nd *node, s *nodeStats) (float32, bool) {
+// first is the block's first text of its own.
+func blockScore(nd *node, s *nodeStats, first string) (float32, bool) {
 	c := s.ownChars
 	if c == 0 {
 		return 0, false
@@ -700,10 +701,36 @@ func blockScore(nd *node, s *nodeStats) (float32, bool) {
 	case atom.Li, atom.Dd, atom.Dt:
 		penalty = 5
 	}
+	if s.ownPunct == 0 && c >= minUnpunctuated && !unstoppedScript(first) {
+		// a long run of words without a full stop or a comma is a
+		// list set as text (the towns and postcodes a business
+		// serves, keywords, codes a script hides off screen), not
+		// sentences: it scores as the cells of a table do
+		return nonLink * 0.3, false
+	}
 	bonus := float32(min(s.ownPunct, 20)) * 3
 	score := nonLink - penalty + bonus
 	good := score > 40 && ld < 0.35 && headingLevel(nd.tag) == 0
 	return score, good
+}
+
+// minUnpunctuated is the text of a block without sentence punctuation
+// beyond which it is not prose.
+const minUnpunctuated = 300
+
+// unstoppedScript reports a block whose first text is in a script that
+// writes sentences without punctuation (Thai, Lao, Khmer), or ends them
+// with marks of its own that textCounts does not count (Armenian,
+// Tibetan, Myanmar, Ethiopic): its prose may run on without a mark.
+func unstoppedScript(first string) bool {
+	for _, r := range first {
+		switch {
+		case r >= 0x0530 && r <= 0x058F, r >= 0x0E00 && r <= 0x0FFF, r >= 0x1000 && r <= 0x109F,
+			r >= 0x1200 && r <= 0x137F, r >= 0x1780 && r <= 0x17FF:
+			return true
+		}
+	}
+	return false
 }
 
 // chooseRoot returns the element whose subtree scores best, looking
@@ -864,6 +891,8 @@ func (x *extractor) prune(root int32, lenient bool) []bool {
 	// tables of contents are looked for in a root of prose
 	var frag []int32
 	var heads map[string]bool
+	// links under a "See also" heading, kept (seeAlso)
+	var xrefs map[int32]bool
 	if !lenient && x.st[root].good*2 >= x.st[root].chars {
 		frag = x.fragmentChars()
 	}
@@ -883,8 +912,14 @@ func (x *extractor) prune(root int32, lenient bool) []bool {
 		}
 		if !lenient && s.chars > 0 && s.good == 0 && s.linkChars*2 > s.chars && s.bits&bitHasBlock != 0 &&
 			!x.annotatedLinks(int32(i)) && !x.titleAndMeta(int32(i)) && !x.introducedList(int32(i), root) {
-			drop[i] = true
-			continue
+			if !x.seeAlso(int32(i)) {
+				drop[i] = true
+				continue
+			}
+			if xrefs == nil {
+				xrefs = map[int32]bool{}
+			}
+			xrefs[int32(i)] = true
 		}
 		if nd.tag == atom.A && s.chars < maxButtonChars && (nd.hints&hintButton != 0 || x.t.nodes[nd.parent].hints&hintButton != 0) {
 			// a link styled as a button ("Try for free", "Get a
@@ -972,7 +1007,7 @@ func (x *extractor) prune(root int32, lenient bool) []bool {
 	if !lenient {
 		x.dropAuthorBoxes(root, drop)
 		x.dropCardGroups(root, drop)
-		x.trimEdges(root, drop)
+		x.trimEdges(root, drop, xrefs)
 	}
 	return drop
 }
@@ -1075,6 +1110,40 @@ func (x *extractor) introducedList(i, root int32) bool {
 	}
 	return false
 }
+
+// seeAlso reports links under a heading that reads "See also": a
+// document's own cross references (a manual's, an encyclopedia's),
+// which a menu or a list of related stories never is. The heading leads
+// the element, or is the element just before it.
+func (x *extractor) seeAlso(i int32) bool {
+	nodes := x.t.nodes
+	h := nilNode
+	end := subtreeEnd(nodes, i)
+	for k := i + 1; k < end; k++ {
+		if nodes[k].kind == kindText && nodes[k].chars > 0 {
+			h = x.block[k]
+			break
+		}
+	}
+	if h == nilNode || headingLevel(nodes[h].tag) == 0 {
+		h = nodes[i].prev
+		for h != nilNode && nodes[h].kind == kindText && nodes[h].chars == 0 {
+			h = nodes[h].prev
+		}
+		if h == nilNode || headingLevel(nodes[h].tag) == 0 {
+			return false
+		}
+	}
+	return x.st[h].chars <= maxSeeAlso && seeAlsoKeys[matchKey(x.textOf(h))]
+}
+
+// maxSeeAlso bounds the text of a "See also" heading; seeAlsoKeys are
+// the headings, as match keys, in some languages documentation is
+// written in.
+const maxSeeAlso = 16
+
+var seeAlsoKeys = map[string]bool{"seealso": true, "voiraussi": true, "sieheauch": true,
+	"véasetambién": true, "vertambién": true, "vejatambém": true, "vedianche": true}
 
 // minLeadInChars is the text of a sentence that introduces a list.
 const minLeadInChars = 15

@@ -125,3 +125,97 @@ func TestCodeLanguageLabelOnce(t *testing.T) {
 		t.Errorf("a label that is not the block's language left out:\n%s", page.Markdown)
 	}
 }
+
+func TestNextStepsPointersKept(t *testing.T) {
+	long := strings.Repeat(`<p>The warehouse stores your tables in columns and runs each query on many machines at once, so that large scans finish quickly.</p>`, 3)
+	doc := `<html><body><main><h1>Warehouse overview</h1>` + long +
+		`<h2>What's next</h2><ul>` +
+		`<li>For an overview of how tables are stored, see <a href="/storage">Overview of warehouse storage</a>.</li>` +
+		`<li>For an overview of how queries are run, see <a href="/queries">Overview of warehouse queries</a>.</li>` +
+		`</ul></main></body></html>`
+	page, _ := ExtractHTML(doc, nil, Limits{})
+	for _, want := range []string{"how tables are stored", "Overview of warehouse queries"} {
+		if !strings.Contains(page.Markdown, want) {
+			t.Errorf("%q left out:\n%s", want, page.Markdown)
+		}
+	}
+	// items that are only links, or plug several, still go
+	doc = `<html><body><main><h1>Warehouse overview</h1>` + long +
+		`<ul><li><a href="/a">Our new pricing</a></li>` +
+		`<li>Follow us on <a href="/x">X</a>, <a href="/f">Facebook</a> and <a href="/i">Instagram</a>.</li></ul></main></body></html>`
+	page, _ = ExtractHTML(doc, nil, Limits{})
+	if strings.Contains(page.Markdown, "Follow us") || strings.Contains(page.Markdown, "Our new pricing") {
+		t.Errorf("closing links kept:\n%s", page.Markdown)
+	}
+}
+
+func TestSeeAlsoLinksKept(t *testing.T) {
+	long := strings.Repeat(`<p>A promise stands for a value that is not known yet: it settles later, and the handlers you attach run once it does.</p>`, 3)
+	for _, seeAlso := range []string{
+		// the heading inside the section with the list, the heading before the list
+		`<section><h2><a href="#see_also">See also</a></h2><ul><li><a href="/async">async function</a></li><li><a href="/spec">Promises/A+ specification</a></li><li><a href="/guide">Using promises</a></li></ul></section>`,
+		`<h2>See also</h2><ul><li><a href="/async">async function</a></li><li><a href="/spec">Promises/A+ specification</a></li><li><a href="/guide">Using promises</a></li></ul>`,
+	} {
+		doc := `<html><body><main><h1>Promise</h1>` + long + seeAlso + `</main></body></html>`
+		page, _ := ExtractHTML(doc, nil, Limits{})
+		for _, want := range []string{"async function", "Promises/A+ specification", "Using promises"} {
+			if !strings.Contains(page.Markdown, want) {
+				t.Errorf("%q left out:\n%s", want, page.Markdown)
+			}
+		}
+	}
+	// the same links under another heading are a list of related pages
+	doc := `<html><body><main><h1>Promise</h1>` + long +
+		`<section><h2>Popular</h2><ul><li><a href="/async">async function</a></li><li><a href="/spec">Promises/A+ specification</a></li><li><a href="/guide">Using promises</a></li></ul></section></main></body></html>`
+	page, _ := ExtractHTML(doc, nil, Limits{})
+	if strings.Contains(page.Markdown, "Using promises") {
+		t.Errorf("a link list kept:\n%s", page.Markdown)
+	}
+}
+
+func TestUnpunctuatedRunIsNotProse(t *testing.T) {
+	var towns []string
+	for i := 0; i < 60; i++ {
+		towns = append(towns, "Springfield", "Riverside", "9021"+string(rune('0'+i%10)))
+	}
+	doc := `<html><body><main><h1>Party rentals</h1>` +
+		`<p>We deliver tables, chairs and tents to your event, set them up, and take them away when the party is over.</p>` +
+		`<p>Every order is cleaned and checked before it leaves our depot, and our crew arrives at the time you choose.</p>` +
+		`<div class="item"><h3>Tables</h3><p>Round, square and long tables</p></div>` +
+		`<div class="item"><h3>Chairs</h3><p>Folding and padded chairs</p></div>` +
+		`<div class="item"><h3>Tents</h3><p>Tents for any size of event</p></div></main>` +
+		`<footer><div>` + strings.Join(towns, " ") + `</div></footer>` +
+		`</body></html>`
+	page, _ := ExtractHTML(doc, nil, Limits{})
+	if !strings.Contains(page.Markdown, "Folding and padded chairs") || strings.Contains(page.Markdown, "Riverside") {
+		t.Errorf("a list of towns taken for the page's prose:\n%s", page.Markdown)
+	}
+	// a script that writes sentences without marks keeps its prose
+	s := &nodeStats{ownChars: 400}
+	if _, good := blockScore(&node{}, s, strings.Repeat("ภาษาไทย ", 60)); !good {
+		t.Errorf("Thai text without punctuation not prose")
+	}
+	if _, good := blockScore(&node{}, s, strings.Repeat("Springfield ", 40)); good {
+		t.Errorf("a run of names without punctuation read as prose")
+	}
+}
+
+func TestProductDescriptionReworded(t *testing.T) {
+	ld := `<script type="application/ld+json">{"@type":"Product","name":"Sunflower Seeds",` +
+		`"description":"Organic sunflower seeds are nutritionally dense, with vitamins and minerals such as vitamin E and zinc, which protect the body from oxidative stress."}</script>`
+	body := `<main><h1>Sunflower Seeds</h1><div class="description"><p>These organic seeds are nutritionally dense: vitamin E and zinc protect the body from oxidative stress, and the minerals they hold are hard to find elsewhere.</p>` +
+		`<p>Try them in muesli, on porridge or in smoothies for added nutrition and flavour.</p></div></main>`
+	doc := `<html><head><meta property="og:type" content="product">` + ld + `</head><body>` + body + `</body></html>`
+	page, _ := ExtractHTML(doc, nil, Limits{})
+	if strings.Contains(page.Markdown, "Organic sunflower seeds are nutritionally dense") {
+		t.Errorf("the description the page says in its own words added again:\n%s", page.Markdown)
+	}
+	// a description the page does not show is added
+	ld = strings.Replace(ld, "Organic sunflower seeds are nutritionally dense, with vitamins and minerals such as vitamin E and zinc, which protect the body from oxidative stress.",
+		"Harvested in late summer from fields in the Danube plain, dried slowly and hulled by hand before packing in compostable bags.", 1)
+	doc = `<html><head><meta property="og:type" content="product">` + ld + `</head><body>` + body + `</body></html>`
+	page, _ = ExtractHTML(doc, nil, Limits{})
+	if !strings.Contains(page.Markdown, "Harvested in late summer") {
+		t.Errorf("a description the page lacks not added:\n%s", page.Markdown)
+	}
+}

@@ -3,6 +3,7 @@ package htmlx
 import (
 	"encoding/json"
 	"strings"
+	"unicode"
 )
 
 // Structured data: the application/ld+json blocks a page declares about
@@ -34,8 +35,12 @@ type ldText struct {
 	// no text of its own (the page's visible article is the better copy,
 	// and a list may name other pages).
 	complete []bool
-	chars    int
-	adding   bool // the parts being added may complete
+	// described marks the parts of a product's description, which a
+	// page often says again in its own words
+	described  []bool
+	describing bool
+	chars      int
+	adding     bool // the parts being added may complete
 	// products counts the objects describing a product (Product,
 	// ProductGroup) outside lists
 	products int
@@ -53,6 +58,7 @@ func (l *ldText) add(s string) {
 		}
 		l.parts = append(l.parts, line)
 		l.complete = append(l.complete, l.adding)
+		l.described = append(l.described, l.describing)
 		l.chars += len(line)
 	}
 }
@@ -156,9 +162,9 @@ func (l *ldText) walk(v any, depth int) {
 				l.products++
 				l.setHeadline(ldString(o["name"]))
 				if d := ldString(o["description"]); d != "" {
-					l.adding = true
+					l.adding, l.describing = true, true
 					l.add(d)
-					l.adding = false
+					l.adding, l.describing = false, false
 				}
 			case "ItemList":
 				for _, e := range ldList(o["itemListElement"]) {
@@ -263,6 +269,7 @@ func completeFromStructured(md string, l ldText) string {
 	}
 	have := matchKey(md)
 	var missing []string
+	var words map[string]bool
 	checks := 0
 	for i, p := range l.parts {
 		if len(p) < minMissingChars || !l.complete[i] {
@@ -275,9 +282,18 @@ func completeFromStructured(md string, l ldText) string {
 		if len(k) > matchPrefixChars {
 			k = k[:matchPrefixChars]
 		}
-		if k != "" && !strings.Contains(have, k) {
-			missing = append(missing, p)
+		if k == "" || strings.Contains(have, k) {
+			continue
 		}
+		if l.described[i] {
+			if words == nil {
+				words = wordSet(md)
+			}
+			if saidAgain(p, words) {
+				continue
+			}
+		}
+		missing = append(missing, p)
 	}
 	if len(missing) == 0 {
 		return md
@@ -302,4 +318,38 @@ func looksLikeMarkup(s string) bool {
 		}
 	}
 	return false
+}
+
+// wordSet returns the lower-cased words of text.
+func wordSet(text string) map[string]bool {
+	set := map[string]bool{}
+	for _, w := range strings.FieldsFunc(strings.ToLower(text), notWordRune) {
+		set[w] = true
+	}
+	return set
+}
+
+func notWordRune(r rune) bool {
+	return !unicode.IsLetter(r) && !unicode.IsDigit(r)
+}
+
+// saidShare is the share of a paragraph's words that the extracted text
+// holds when it says the paragraph again in other words.
+const saidShare = 0.6
+
+// saidAgain reports a paragraph of structured data whose words the
+// extracted text holds, most of them: the page's description reworded or
+// reordered, not one it lacks.
+func saidAgain(p string, words map[string]bool) bool {
+	n, in := 0, 0
+	for _, w := range strings.FieldsFunc(strings.ToLower(p), notWordRune) {
+		if len(w) < 4 {
+			continue
+		}
+		n++
+		if words[w] {
+			in++
+		}
+	}
+	return n > 0 && float64(in) >= saidShare*float64(n)
 }

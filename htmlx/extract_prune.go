@@ -288,7 +288,7 @@ const maxLeadScan = 64
 // is placed by headline, and a standfirst set as a heading goes. Blocks
 // are in document order of their start, so the blocks nested in a prose
 // block that holds text of its own count as following it.
-func (x *extractor) trimEdges(root int32, drop []bool) {
+func (x *extractor) trimEdges(root int32, drop []bool, xrefs map[int32]bool) {
 	blocks := x.leafBlocks(root, drop)
 	first, last := -1, -1
 	for k, b := range blocks {
@@ -311,7 +311,7 @@ func (x *extractor) trimEdges(root int32, drop []bool) {
 	// the tail: what follows the last prose or sentence, from the end
 	for k := len(blocks) - 1; k > last; k-- {
 		b := blocks[k]
-		if x.sentenceLike(b) || x.inDataOrList(b) || x.headingInProse(b, root) {
+		if x.sentenceLike(b) || x.inDataOrList(b) || x.headingInProse(b, root) || x.pointer(b) || x.under(b, root, xrefs) {
 			break
 		}
 		x.dropBlock(b, drop)
@@ -379,6 +379,55 @@ func (x *extractor) sentenceLike(b int32) bool {
 	switch r {
 	case '.', '!', '?', '…', '。', '！', '？', '"', '”', '’', ')', '»':
 		return true
+	}
+	return false
+}
+
+// pointer reports a list item that is a sentence pointing to other
+// pages: its own words first, then a link or two, and a full stop ("For
+// an overview of storage, see Storage overview."). A document's closing
+// list of next steps is made of them; the items of a list of related
+// stories are their links, and a plug for a newsletter or for social
+// accounts is a paragraph, or links to more pages.
+func (x *extractor) pointer(b int32) bool {
+	nodes := x.t.nodes
+	s := &x.st[b]
+	if nodes[b].tag != atom.Li || s.ownChars < minLeadInChars || s.ownLink*2 > s.ownChars || s.lastText == 0 || x.inLink[s.firstText] {
+		return false
+	}
+	if !strings.HasSuffix(strings.TrimRight(nodes[s.lastText].text, " \t\n\r\u00a0"), ".") {
+		return false
+	}
+	// the links of the item's own text, its nested blocks left out
+	links := 0
+	for k, end := b+1, subtreeEnd(nodes, b); k < end && links <= maxPointerLinks; k++ {
+		nd := &nodes[k]
+		if nd.kind != kindElement {
+			continue
+		}
+		if isBlockTag(nd.tag) {
+			k = subtreeEnd(nodes, k) - 1
+			continue
+		}
+		if nd.tag == atom.A && x.inLink[k] {
+			links++
+		}
+	}
+	return links >= 1 && links <= maxPointerLinks
+}
+
+// maxPointerLinks bounds the links of an item pointing to other pages.
+const maxPointerLinks = 2
+
+// under reports a node below one of the elements of set, inside root.
+func (x *extractor) under(n, root int32, set map[int32]bool) bool {
+	if set == nil {
+		return false
+	}
+	for ; n != nilNode && n > root; n = x.t.nodes[n].parent {
+		if set[n] {
+			return true
+		}
 	}
 	return false
 }

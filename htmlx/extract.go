@@ -903,6 +903,11 @@ func (x *extractor) prune(root int32, lenient bool) []bool {
 			continue
 		}
 		if nd.kind != kindElement {
+			if nd.kind == kindText && nd.chars > 0 && nd.chars <= maxPlaceholderChars && placeholderText(nd.text) {
+				// the placeholder a script replaces with the
+				// content it fetches ("Loading..."): never content
+				drop[i] = true
+			}
 			continue
 		}
 		s := &x.st[i]
@@ -1310,3 +1315,13 @@ func (x *extractor) namesHeadings(list, root int32, heads *map[string]bool) bool
 func headingKey(s string) string {
 	return strings.TrimLeft(matchKey(s), "0123456789")
 }
+
+// placeholderText reports the text a page shows while a script fetches
+// the content: "Loading", "Loading...", "Loading…".
+func placeholderText(t string) bool {
+	t = strings.TrimRight(strings.TrimSpace(t), ".…")
+	return strings.EqualFold(t, "loading")
+}
+
+// maxPlaceholderChars bounds the text of a loading placeholder.
+const maxPlaceholderChars = 10

@@ -246,3 +246,99 @@ func TestLinkWithButtonRole(t *testing.T) {
 		t.Errorf("kept the button in:\n%s", p.Markdown)
 	}
 }
+
+// TestGuideBesideGrid: a category page whose buying guide holds much of
+// its text keeps the grid of products beside the guide; a page that
+// declares itself an article keeps its prose alone.
+func TestGuideBesideGrid(t *testing.T) {
+	var grid strings.Builder
+	for k := 0; k < 12; k++ {
+		n := string(rune('a' + k))
+		grid.WriteString(`<div class="product-card"><a href="/p/` + n + `"><img src="p.jpg" alt=""></a><h3><a href="/p/` + n + `">Trail shoe model ` + n +
+			`</a></h3><span class="price">$12` + n + `</span></div>`)
+	}
+	guide := `<div class="seo-block"><h2>How to choose trail shoes</h2>
+<p>Trail shoes grip loose ground with deep lugs, and a rock plate under the forefoot keeps sharp stones from bruising the foot on long descents.</p>
+<p>Pick more cushioning for long days on hard-packed paths, and a lower, firmer shoe for technical terrain where you need to feel the ground.</p>
+<p>Waterproof uppers keep feet dry in wet weather but breathe less in summer heat, so many runners keep a pair of each for the seasons.</p>
+<p>Try shoes on in the afternoon, when feet are at their largest, and leave a thumb's width of room in front of the longest toe.</p></div>`
+	page := func(og string) string {
+		return `<html><head><title>Trail running shoes</title>` + og + `</head><body>
+<header><nav><a href="/">Home</a> <a href="/shoes">Shoes</a></nav></header>
+<main><div class="category"><h1>Trail running shoes</h1><div class="results">` + grid.String() + `</div>` + guide + `</div></main>
+<footer><p>Copyright Shoe Shop. All rights reserved.</p></footer></body></html>`
+	}
+	p, err := ExtractHTML(page(""), nil, Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"Trail shoe model a", "Trail shoe model l", "rock plate under the forefoot"} {
+		if !strings.Contains(p.Markdown, want) {
+			t.Errorf("missing %q in:\n%s", want, p.Markdown)
+		}
+	}
+	p, err = ExtractHTML(page(`<meta property="og:type" content="article">`), nil, Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(p.Markdown, "rock plate under the forefoot") || strings.Contains(p.Markdown, "Trail shoe model") {
+		t.Errorf("an article kept the cards beside it:\n%s", p.Markdown)
+	}
+}
+
+// TestLoadingPlaceholders: the "Loading..." a script shows in a carousel
+// until it fetches the cards is not content.
+func TestLoadingPlaceholders(t *testing.T) {
+	var grid, slots strings.Builder
+	for k := 1; k <= 6; k++ {
+		n := string(rune('0' + k))
+		grid.WriteString(`<li class="card"><a href="/p/` + n + `"><img src="p.jpg" alt=""></a><h3><a href="/p/` + n + `">Video game console bundle ` + n + `</a></h3><span>$29` + n + `.99</span></li>`)
+		slots.WriteString(`<li class="slot"><h3>Loading...</h3></li>`)
+	}
+	page := `<html><head><title>Video games</title></head><body><main><h1>Video games</h1>
+<ul class="grid">` + grid.String() + `</ul><h2>Trending now</h2><ul class="carousel">` + slots.String() + `</ul></main></body></html>`
+	p, err := ExtractHTML(page, nil, Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(p.Markdown, "Video game console bundle 6") {
+		t.Errorf("missing the products in:\n%s", p.Markdown)
+	}
+	if strings.Contains(p.Markdown, "Loading") {
+		t.Errorf("kept the placeholders in:\n%s", p.Markdown)
+	}
+}
+
+// TestCardNameSpans: a card that writes its brand and its name in two
+// spans with nothing between them ("La Sportiva", "Aragon") keeps them
+// two words; a word styled in pieces and an identifier in highlighted
+// code stay one.
+func TestCardNameSpans(t *testing.T) {
+	var grid strings.Builder
+	for _, name := range []string{"Aragon", "Tarantulace", "Skwama", "Kubo", "Finale", "Mistral"} {
+		grid.WriteString(`<li class="card"><a href="/p/` + name + `"><span class="brand">La Sportiva</span><span class="title">` + name +
+			` Climbing Shoes</span></a><span class="price">$99.00</span></li>`)
+	}
+	page := `<html><head><title>Climbing shoes</title></head><body><main><h1>Climbing shoes</h1><ul class="grid">` + grid.String() + `</ul></main></body></html>`
+	p, err := ExtractHTML(page, nil, Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"La Sportiva Aragon Climbing Shoes", "La Sportiva Mistral"} {
+		if !strings.Contains(p.Markdown, want) {
+			t.Errorf("missing %q in:\n%s", want, p.Markdown)
+		}
+	}
+	prose := `<html><head><title>Sizing</title></head><body><main><h1>Sizing</h1>
+<p><b>W</b>ide toe boxes suit long days on the wall, and a snug heel keeps the foot from slipping on steep ground.</p>
+<p>To look a size up, call <code><span class="n">get</span><span class="n">Size</span>()</code> with the length of the foot in millimetres.</p></main></body></html>`
+	p, err = ExtractHTML(prose, nil, Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"Wide toe boxes", "getSize()"} {
+		if !strings.Contains(p.Markdown, want) {
+			t.Errorf("missing %q in:\n%s", want, p.Markdown)
+		}
+	}
+}

@@ -101,7 +101,7 @@ func (x *extractor) manyBlocks(root int32, m []int32) (int32, bool) {
 		// the page's lists; when it is nearly all of it, the rest is
 		// the list's frame (an advert, a breadcrumb)
 		part := run && x.within(root, mr) && float32(x.st[root].chars) < runShare*float32(x.st[mr].chars)
-		if weak || chrome || part {
+		if weak || chrome || part || x.gridBeside(root, mr) {
 			return mr, true
 		}
 	}
@@ -120,6 +120,53 @@ func (x *extractor) manyBlocks(root int32, m []int32) (int32, bool) {
 	weak := !x.articleRoot(root) && float32(x.st[root].good) < proseShare*float32(m[root])
 	return root, weak
 }
+
+// gridBeside reports a prose root beside a grid: the mass root mr, below
+// the document, holds root and, outside it, a run of at least minGridCards
+// alike entries (isEntry: product cards, result rows). A category page
+// sets its buying guide or its blurb beside the products it lists; the
+// products are its content as much as the guide is. A page that declares
+// itself an article, or whose prose the markup names as its article,
+// keeps its prose root: the cards beside it are teasers.
+func (x *extractor) gridBeside(root, mr int32) bool {
+	if mr == 0 || !x.within(root, mr) || x.declaredArticle() || x.articleRoot(root) {
+		return false
+	}
+	return x.holdsGrid(mr, root)
+}
+
+// holdsGrid reports a run of at least minGridCards alike entries among
+// the children of an element of n's subtree, skip's subtree left out
+// (nilNode: none). It looks at each node once.
+func (x *extractor) holdsGrid(n, skip int32) bool {
+	nodes := x.t.nodes
+	counts := map[cardKey]int{}
+	end := subtreeEnd(nodes, n)
+	for i := n; i < end; i++ {
+		if i == skip {
+			i = subtreeEnd(nodes, skip) - 1
+			continue
+		}
+		if nodes[i].kind != kindElement || nodes[i].first == nilNode {
+			continue
+		}
+		clear(counts)
+		for c := nodes[i].first; c != nilNode; c = nodes[c].next {
+			if nodes[c].kind == kindElement && c != skip && x.isEntry(c) {
+				k := cardKey{nodes[c].tag, nodes[c].class}
+				counts[k]++
+				if counts[k] >= minGridCards {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// minGridCards is the number of alike entries that make a grid beside a
+// prose root.
+const minGridCards = 10
 
 // massShare is the share of its parent's mass at which a child is taken
 // as holding the content alone.

@@ -48,6 +48,7 @@ type mdWriter struct {
 	out        strings.Builder
 	para       []byte
 	space      bool // a collapsed space is pending in para
+	boundary   bool // an element started or ended since the last character (gluedWords)
 	heading    int
 	pre        int
 	preLang    string
@@ -436,6 +437,7 @@ func (w *mdWriter) enter(i int32) bool {
 		w.text(n.text, n.flags)
 		return false
 	}
+	w.boundary = true
 	if n.flags&flagSpaceBefore != 0 {
 		w.space = true
 	}
@@ -577,6 +579,7 @@ func (w *mdWriter) currentTable() *tableState {
 
 func (w *mdWriter) leave(i int32) {
 	n := &w.t.nodes[i]
+	w.boundary = true
 	if w.pre > 0 && !(n.tag == atom.Pre || n.tag == atom.Listing || n.tag == atom.Xmp || n.tag == atom.Plaintext) {
 		return
 	}
@@ -683,6 +686,9 @@ func (w *mdWriter) text(s string, flags uint16) {
 			if c < 0x20 || c == 0x7f {
 				continue
 			}
+			if w.boundary {
+				w.gluedWords(rune(c))
+			}
 			w.spaceIfPending()
 			w.para = append(w.para, c)
 			continue
@@ -693,9 +699,28 @@ func (w *mdWriter) text(s string, flags uint16) {
 			i += size
 			continue
 		}
+		if w.boundary {
+			w.gluedWords(r)
+		}
 		w.spaceIfPending()
 		w.para = append(w.para, s[i:i+size]...)
 		i += size
+	}
+}
+
+// gluedWords sets a space between two elements' texts that abut where a
+// lower-case letter meets an upper-case one ("La Sportiva" and "Aragon
+// Climbing Shoes" in two spans): the pieces of a card's name, a label and
+// its value, that the page's style sets on lines of their own. One word
+// is not written across elements so; inside code, where a highlighter's
+// spans split identifiers, nothing is added.
+func (w *mdWriter) gluedWords(next rune) {
+	w.boundary = false
+	if w.space || w.code > 0 || len(w.para) == 0 || !unicode.IsUpper(next) {
+		return
+	}
+	if last, _ := utf8.DecodeLastRune(w.para); unicode.IsLower(last) {
+		w.space = true
 	}
 }
 

@@ -339,8 +339,15 @@ func extractMain(t *tree, base *url.URL, title string) (md string, headLen int) 
 	}
 	x := newExtractor(t, title)
 	x.product = ld.products == 1 || t.productItems == 1 || productType(t.ogType)
-	root, lenient := x.contentRoot(x.chooseRoot())
+	root, lenient, tail := x.contentRoot(x.chooseRoot())
 	drop := x.prune(root, lenient)
+	if tail != nilNode {
+		// the root took in what leads into its prose (contentRoot):
+		// what follows that prose stays out
+		for i, end := tail, subtreeEnd(t.nodes, root); i < end; i++ {
+			drop[i] = true
+		}
+	}
 	h := x.headline(root)
 	if h != nilNode && x.within(h, root) {
 		// the headline leads, wherever the page put it
@@ -896,6 +903,10 @@ func (x *extractor) prune(root int32, lenient bool) []bool {
 	if !lenient && x.st[root].good*2 >= x.st[root].chars {
 		frag = x.fragmentChars()
 	}
+	var kinds map[cardKey]int
+	if !lenient {
+		kinds = x.linkListKinds(root)
+	}
 	for i := int(root) + 1; i < len(nodes); i++ {
 		nd := &nodes[i]
 		if drop[nd.parent] {
@@ -915,16 +926,17 @@ func (x *extractor) prune(root int32, lenient bool) []bool {
 			drop[i] = true
 			continue
 		}
-		if !lenient && s.chars > 0 && s.good == 0 && s.linkChars*2 > s.chars && s.bits&bitHasBlock != 0 &&
-			!x.annotatedLinks(int32(i)) && !x.titleAndMeta(int32(i)) && !x.introducedList(int32(i), root) {
-			if !x.seeAlso(int32(i)) {
+		if !lenient && x.linkList(int32(i)) && !x.annotatedLinks(int32(i)) && !x.titleAndMeta(int32(i)) &&
+			!x.introducedList(int32(i), root) {
+			if x.seeAlso(int32(i)) {
+				if xrefs == nil {
+					xrefs = map[int32]bool{}
+				}
+				xrefs[int32(i)] = true
+			} else if !x.linkSection(int32(i), kinds) {
 				drop[i] = true
 				continue
 			}
-			if xrefs == nil {
-				xrefs = map[int32]bool{}
-			}
-			xrefs[int32(i)] = true
 		}
 		if nd.tag == atom.A && s.chars < maxButtonChars && (nd.hints&hintButton != 0 || x.t.nodes[nd.parent].hints&hintButton != 0) {
 			// a link styled as a button ("Try for free", "Get a
@@ -1015,6 +1027,105 @@ func (x *extractor) prune(root int32, lenient bool) []bool {
 		x.trimEdges(root, drop, xrefs)
 	}
 	return drop
+}
+
+// linkList reports an element of blocks, without prose, whose text is
+// mostly links: a menu, a list of related stories, a cloud of tags,
+// which prune leaves out of a root of prose.
+func (x *extractor) linkList(i int32) bool {
+	s := &x.st[i]
+	return s.chars > 0 && s.good == 0 && s.linkChars*2 > s.chars && s.bits&bitHasBlock != 0
+}
+
+// linkListKinds counts the lists of links inside root by kind (tag and
+// class), on a page that is not an article, one product or a thread; it
+// returns nil on those, whose lists of links linkSection does not judge.
+func (x *extractor) linkListKinds(root int32) map[cardKey]int {
+	if x.declaredArticle() || x.product || x.isThread(root) {
+		return nil
+	}
+	nodes := x.t.nodes
+	kinds := map[cardKey]int{}
+	end := subtreeEnd(nodes, root)
+	for i := root + 1; i < end; i++ {
+		if nodes[i].kind == kindElement && x.linkList(i) {
+			kinds[cardKey{nodes[i].tag, nodes[i].class}]++
+		}
+	}
+	return kinds
+}
+
+// linkSection reports an element shaped as a list of links inside a
+// root of prose that is a part of what the page says, on a page that is
+// not an article, one product or a thread (kinds, from linkListKinds, is
+// nil there):
+//
+//   - one link that wraps blocks, in wrappers of its own or not, is not
+//     a list of links: it is a card (a service's name and what it does,
+//     both inside the link) or a linked title; nor is what lies inside
+//     it;
+//   - a list that is the only one of its kind (tag and class) in the
+//     root is a section of the page (the areas a service covers, the
+//     firm's other services), unless it is a gallery of linked pictures
+//     or opens with a heading naming related items. Lists of a kind that
+//     recurs are the furniture of the root's items (the links in the
+//     head of each post, under each answer) and go.
+//
+// On an article the same lists are the site's links around the story.
+func (x *extractor) linkSection(i int32, kinds map[cardKey]int) bool {
+	if kinds == nil {
+		return false
+	}
+	nd := &x.t.nodes[i]
+	if x.inLink[i] && nd.tag != atom.A || x.wrapsOneLink(i) {
+		return true
+	}
+	return kinds[cardKey{nd.tag, nd.class}] == 1 && x.st[i].bits&bitImgLink == 0 && !x.opensWithRelated(i)
+}
+
+// wrapsOneLink reports an element that is one link wrapping blocks, or
+// holds one in wrappers: the only child with text, down to the link.
+// It looks through maxLeadScan nodes at most.
+func (x *extractor) wrapsOneLink(i int32) bool {
+	nodes := x.t.nodes
+	seen := 0
+	for n := i; ; {
+		if nodes[n].tag == atom.A {
+			return x.inLink[n] && x.st[n].bits&bitHasBlock != 0
+		}
+		only := nilNode
+		for c := nodes[n].first; c != nilNode; c = nodes[c].next {
+			if seen++; seen > maxLeadScan {
+				return false
+			}
+			if nodes[c].kind == kindText && nodes[c].chars > 0 {
+				return false
+			}
+			if nodes[c].kind == kindElement && x.st[c].chars > 0 {
+				if only != nilNode {
+					return false
+				}
+				only = c
+			}
+		}
+		if only == nilNode {
+			return false
+		}
+		n = only
+	}
+}
+
+// opensWithRelated reports an element whose first line names related
+// items ("Related news"). It looks through maxLeadScan nodes at most.
+func (x *extractor) opensWithRelated(i int32) bool {
+	nodes := x.t.nodes
+	end := subtreeEnd(nodes, i)
+	for k, n := i, 0; k < end && n < maxLeadScan; k, n = k+1, n+1 {
+		if nodes[k].kind == kindText && nodes[k].chars > 0 {
+			return x.relatedHeading(x.block[k])
+		}
+	}
+	return false
 }
 
 // relatedOpenings are how headings over related items begin, lower-cased.

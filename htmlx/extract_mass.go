@@ -36,20 +36,88 @@ import "golang.org/x/net/html/atom"
 // element holds at least proseShare of the root's text outside the frame,
 // the description is the content: what is left is the shop's
 // machinery, short fragments the truth of a product page leaves out.
-func (x *extractor) contentRoot(root int32) (int32, bool) {
+//
+// A root of prose inside the mass root, on a page that does not declare
+// itself an article, takes in the sections that lead into it (leadIn);
+// tail is then the first node after the root's old subtree, where what
+// follows it begins (nilNode otherwise).
+func (x *extractor) contentRoot(root int32) (r int32, lenient bool, tail int32) {
 	m := x.mass()
-	r, lenient := x.manyBlocks(root, m)
+	r, lenient = x.manyBlocks(root, m)
 	if x.product {
 		if d := x.productDescription(); d != nilNode && d != r && x.within(d, r) {
 			// the description's own text counts in full, even where
 			// the page keeps it in a tab or an accordion
 			dt := x.st[d].chars - x.st[d].linkChars
 			if float32(dt) >= proseShare*float32(m[r]-m[d]+dt) {
-				return d, false
+				// the shop around it (price, options, delivery) does
+				// not lead into it
+				return d, false, nilNode
 			}
 		}
 	}
-	return r, lenient
+	if lenient || x.declaredArticle() {
+		return r, lenient, nilNode
+	}
+	if l := x.leadIn(r, x.massRoot(m)); l != r {
+		return l, false, subtreeEnd(x.t.nodes, r)
+	}
+	return r, false, nilNode
+}
+
+// leadIn returns the ancestor of root, up to the mass root mr, that adds
+// to it the sections leading into it: going up from root, while all that
+// comes before it in each ancestor, after the page's frame opening it, is
+// content (not chrome, not a list of links, not an article's byline or
+// date), the highest ancestor where something does. The hero and the introduction of a service page above
+// its longest section (its questions and answers, its prose), the title
+// and price above a product's description, belong with it; what follows
+// the root in that ancestor is left out by the caller. It returns root
+// when nothing leads into it.
+func (x *extractor) leadIn(root, mr int32) int32 {
+	nodes := x.t.nodes
+	if mr == root || !x.within(root, mr) {
+		return root
+	}
+	best := root
+	var lead int32
+	for n := root; n != mr; n = nodes[n].parent {
+		p := nodes[n].parent
+		// the page's frame that opens p (its header, its navigation)
+		// leads into nothing: prune leaves it out
+		opening := true
+		for c := nodes[p].first; c != n; c = nodes[c].next {
+			if nodes[c].kind != kindElement || x.st[c].chars == 0 {
+				continue
+			}
+			if opening && x.negative[c] && x.frameChrome(c) {
+				continue
+			}
+			opening = false
+			if x.junk[c] || x.linkList(c) || x.bylineIn(c) {
+				return best
+			}
+			lead += x.st[c].chars
+		}
+		if lead > 0 {
+			best = p
+		}
+	}
+	return best
+}
+
+// bylineIn reports an element that holds an article's byline or date: a
+// <time>, an element classed as a byline or date, a link to an author's
+// page.
+func (x *extractor) bylineIn(i int32) bool {
+	nodes := x.t.nodes
+	for k, end := i, subtreeEnd(nodes, i); k < end; k++ {
+		nd := &nodes[k]
+		if nd.kind == kindElement && (nd.tag == atom.Time || nd.hints&hintByline != 0 || nd.tag == atom.A && authorLink(nd.text)) {
+			return true
+		}
+	}
+	return false
 }
 
 // productDescription returns the element a product page names as the
@@ -624,9 +692,9 @@ func (x *extractor) repeatedChrome(root int32) map[cardKey]bool {
 const minProseRun = 3
 
 // proseRuns returns the tag and class of runs of at least minProseRun
-// siblings inside root, alike, each holding prose, that are chrome by a
-// class naming promotions, tabs or widgets: the service cards of a
-// landing page ("promo-tile"). Adverts are frames and fragments, not a
+// siblings inside root, alike (runKey), each holding prose, that are
+// chrome by a class naming promotions, tabs or widgets: the service cards
+// of a landing page ("promo-tile"). Adverts are frames and fragments, not a
 // row of paragraphs. Runs named as comments or related items are left to
 // their own rules (a thread; teasers below an article).
 func (x *extractor) proseRuns(root int32) map[cardKey]bool {
@@ -644,20 +712,42 @@ func (x *extractor) proseRuns(root int32) map[cardKey]bool {
 				continue
 			}
 			stack = append(stack, c)
-			if x.negative[c] && x.st[c].good > 0 && cn.flags&flagChrome == 0 && x.classChrome(c) &&
-				cn.hints&(hintComment|hintRelated) == 0 {
-				k := cardKey{cn.tag, cn.class}
-				counts[k]++
-				if counts[k] == minProseRun {
-					if runs == nil {
-						runs = map[cardKey]bool{}
-					}
-					runs[k] = true
+			if x.proseRunMember(c) {
+				counts[x.runKey(c)]++
+			}
+		}
+		for c := nodes[i].first; c != nilNode; c = nodes[c].next {
+			cn := &nodes[c]
+			if cn.kind == kindElement && cn.first != nilNode && x.proseRunMember(c) && counts[x.runKey(c)] >= minProseRun {
+				if runs == nil {
+					runs = map[cardKey]bool{}
 				}
+				runs[cardKey{cn.tag, cn.class}] = true
 			}
 		}
 	}
 	return runs
+}
+
+// proseRunMember reports a member of a run proseRuns looks for: chrome by
+// a class naming promotions, tabs, widgets or a layout's side column,
+// holding prose.
+func (x *extractor) proseRunMember(c int32) bool {
+	cn := &x.t.nodes[c]
+	return x.negative[c] && x.st[c].good > 0 && cn.flags&flagChrome == 0 && x.classChrome(c) &&
+		cn.hints&(hintComment|hintRelated) == 0
+}
+
+// runKey is the kind of a member of a run: its tag and first class name,
+// which its siblings share where a modifier sets every other one apart
+// ("feature sidebar-left reversed"); its whole class when the first name
+// has a digit (a grid's column, not a kind of element).
+func (x *extractor) runKey(c int32) cardKey {
+	cn := &x.t.nodes[c]
+	if cn.class1 != 0 {
+		return cardKey{cn.tag, cn.class1}
+	}
+	return cardKey{cn.tag, cn.class}
 }
 
 // classChrome reports an element that is chrome by its class or id

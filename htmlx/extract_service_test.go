@@ -107,3 +107,163 @@ func TestFeatureCardsNotLedByLinkStay(t *testing.T) {
 		t.Errorf("teasers that open with a linked title are kept:\n%s", md)
 	}
 }
+
+// On a page that is not an article, one link wrapping a card's title
+// and text is a card, not a list of links; on an article the same
+// link goes with the site's other links.
+func TestLinkWrappedCardsStay(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(serviceProse)
+	b.WriteString(`<h2>What we do</h2>`)
+	for _, s := range []string{"Payroll", "Audits", "Tax returns"} {
+		b.WriteString(`<a class="service-card" href="/` + strings.ToLower(s[:3]) + `"><div class="card-body"><h3>` + s + `</h3><p>Handled every month by a named bookkeeper.</p></div></a>`)
+	}
+	b.WriteString(`<p>Every engagement starts with a free call in which we look at your books together and agree on what needs doing first.</p>`)
+	md := extractMD(t, servicePage("", b.String()))
+	if !strings.Contains(md, "Tax returns") || !strings.Contains(md, "Handled every month by a named bookkeeper.") {
+		t.Errorf("cards wrapped in one link each are left out of a service page:\n%s", md)
+	}
+	md = extractMD(t, servicePage("article", b.String()))
+	if strings.Contains(md, "Handled every month by a named bookkeeper.") {
+		t.Errorf("cards wrapped in links are kept in an article:\n%s", md)
+	}
+}
+
+// On a page that is not an article, a list of links that is the only
+// one of its kind is a section of the page (the areas a service covers);
+// lists of a kind that recurs (the links of each item), a list under a
+// heading naming related items and a gallery of linked pictures still go.
+func TestOnlyListOfItsKindStays(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(serviceProse)
+	b.WriteString(`<div class="areas"><h2>Areas we serve</h2><ul>`)
+	for _, c := range []string{"Chandler", "Gilbert", "Mesa", "Tempe"} {
+		b.WriteString(`<li><a href="/areas/` + strings.ToLower(c) + `">` + c + `</a></li>`)
+	}
+	b.WriteString(`</ul></div>`)
+	b.WriteString(`<div class="more"><h3>Related services</h3><p><a href="/tax">Tax advice</a></p><p><a href="/audit">Audit support</a></p></div>`)
+	b.WriteString(`<div class="gallery">`)
+	for _, p := range []string{"Front desk", "Meeting room", "Archive"} {
+		b.WriteString(`<div class="slide"><a href="/photos/` + strings.ToLower(p[:3]) + `.jpg"><img src="/photos/` + strings.ToLower(p[:3]) + `-small.jpg" alt=""><span>` + p + `</span></a></div>`)
+	}
+	b.WriteString(`</div>`)
+	for _, q := range []string{"Who keeps my receipts?", "Can I change my plan?"} {
+		b.WriteString(`<div class="answer"><h3>` + q + `</h3><p>You can, at any time, by writing to your bookkeeper, who answers within one working day and confirms the change in writing.</p>` +
+			`<ul class="answer-links"><li><a href="/help">Help</a></li><li><a href="/contact">Contact</a></li></ul></div>`)
+	}
+	md := extractMD(t, servicePage("", b.String()))
+	if !strings.Contains(md, "Gilbert") {
+		t.Errorf("the only list of its kind is left out of a service page:\n%s", md)
+	}
+	if strings.Contains(md, "Contact") {
+		t.Errorf("lists of links that recur in the items are kept:\n%s", md)
+	}
+	if strings.Contains(md, "Tax advice") {
+		t.Errorf("a list headed as related items is kept:\n%s", md)
+	}
+	if strings.Contains(md, "Meeting room") {
+		t.Errorf("a gallery of linked pictures is kept:\n%s", md)
+	}
+}
+
+// An item that a list shares with another list, which says otherwise
+// (the features a bigger plan shares with a smaller one), stays in each;
+// a list printed twice word for word is a copy and is written once.
+func TestItemSharedByTwoListsStays(t *testing.T) {
+	shared := `<li>A named bookkeeper reconciles your bank accounts every month.</li>`
+	body := serviceProse +
+		`<div class="plan-starter"><h2>Starter</h2><ul>` + shared + `<li>A quarterly report on where the money went.</li></ul></div>` +
+		`<div class="plan-growth"><h2>Growth</h2><p>Everything in Starter, and:</p><ul>` + shared + `<li>Payroll runs for up to twenty employees.</li></ul></div>` +
+		`<div class="steps"><ul><li>Send us the statements of your bank accounts.</li><li>Meet the bookkeeper who will look after them.</li></ul></div>` +
+		`<div class="steps-mobile"><ul><li>Send us the statements of your bank accounts.</li><li>Meet the bookkeeper who will look after them.</li></ul></div>` +
+		`<p>Every engagement starts with a free call in which we look at your books together and agree on what needs doing first.</p>`
+	md := extractMD(t, servicePage("", body))
+	if n := strings.Count(md, "A named bookkeeper reconciles your bank accounts every month."); n != 2 {
+		t.Errorf("the item two plans share is written %d times, want 2:\n%s", n, md)
+	}
+	if n := strings.Count(md, "Send us the statements of your bank accounts."); n != 1 {
+		t.Errorf("the item of a list printed twice is written %d times, want 1:\n%s", n, md)
+	}
+}
+
+// Sections of a page builder classed as a side column of a layout, one
+// in two set apart by a modifier, that each hold prose are a run of the
+// page's sections, not sidebars.
+func TestRunOfAlikeSectionsStays(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(serviceProse)
+	for k, s := range []string{"Monthly books", "Year-end close", "Payroll"} {
+		class := "feature layout-sidebar-left"
+		if k%2 == 1 {
+			class += " reversed"
+		}
+		b.WriteString(`<div class="` + class + `"><h3>` + s + `</h3><p>We take care of the ` + strings.ToLower(s) + ` for you, explain what we found in plain words, and keep every document you will need later.</p></div>`)
+	}
+	b.WriteString(`<p>Every engagement starts with a free call in which we look at your books together and agree on what needs doing first.</p>`)
+	md := extractMD(t, servicePage("", b.String()))
+	for _, s := range []string{"Monthly books", "Year-end close", "Payroll"} {
+		if !strings.Contains(md, "We take care of the "+strings.ToLower(s)) {
+			t.Errorf("section %q of a run set apart by a modifier is left out:\n%s", s, md)
+		}
+	}
+}
+
+// The sections that lead into the longest prose of a page (its hero, its
+// introduction) belong with it; what follows it stays out. On a page that
+// declares itself an article they are its head (standfirst, byline) and
+// stay out.
+func TestSectionsLeadingIntoTheRootStay(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`<div class="page"><section class="hero"><h1>Bookkeeping for small firms</h1><p>Books kept, taxes filed, owners at ease.</p></section>`)
+	b.WriteString(`<section class="intro"><h2>How we work</h2><p>One named bookkeeper looks after your books, every month, for a fixed fee.</p></section>`)
+	b.WriteString(`<section class="faq"><h2>Questions owners ask</h2>`)
+	for k, q := range []string{"Who keeps my receipts?", "Can I change my plan?", "What happens at the end of the year?", "Do you work with my accountant?", "How do I send you my bills?", "What does it cost?"} {
+		b.WriteString(`<h3>` + q + `</h3><p>Answer ` + strings.Repeat("I", k+1) + `: we answer this for every new client in the first call, and we write the answer down in a short note, so that you can come back to it whenever the question comes up again during the year, and share it with whoever helps you run the firm.</p>`)
+	}
+	b.WriteString(`</section><section class="more"><p>Our offices are open on weekdays from nine to five.</p></section></div>`)
+	md := extractMD(t, servicePage("", b.String()))
+	if !strings.Contains(md, "Who keeps my receipts?") {
+		t.Fatalf("the questions are missing:\n%s", md)
+	}
+	if !strings.Contains(md, "Books kept, taxes filed, owners at ease.") || !strings.Contains(md, "One named bookkeeper looks after your books") {
+		t.Errorf("the sections leading into the questions are left out:\n%s", md)
+	}
+	if strings.Contains(md, "Our offices are open") {
+		t.Errorf("what follows the questions is kept:\n%s", md)
+	}
+	md = extractMD(t, servicePage("article", b.String()))
+	if strings.Contains(md, "One named bookkeeper looks after your books") {
+		t.Errorf("the head of a page declared an article is kept:\n%s", md)
+	}
+	dated := strings.Replace(b.String(), `<h2>How we work</h2>`, `<h2>How we work</h2><p>Updated <time datetime="2024-03-01">1 March 2024</time></p>`, 1)
+	md = extractMD(t, servicePage("", dated))
+	if strings.Contains(md, "One named bookkeeper looks after your books") {
+		t.Errorf("a section with a date, an article's head, is kept as a lead-in:\n%s", md)
+	}
+}
+
+// The page's header and navigation, which open the element where the
+// sections leading into the root are, do not stop the lead-in: they are
+// the frame, and are left out.
+func TestLeadInPastThePageHeader(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`<html><head><title>Bookkeeping for small firms</title></head><body><div class="wrapper">`)
+	b.WriteString(`<header><nav><a href="/">Home</a> <a href="/services">Services</a> <a href="/contact">Contact</a></nav></header>`)
+	b.WriteString(`<section class="hero"><h1>Bookkeeping for small firms</h1><p>Books kept and taxes filed on time, so that the owners of small firms can sleep at night.</p></section>`)
+	b.WriteString(`<div class="content"><section class="intro"><h2>How we work</h2><p>One named bookkeeper looks after your books, every month, for a fixed fee.</p></section>`)
+	b.WriteString(`<section class="faq"><h2>Questions owners ask</h2>`)
+	for k, q := range []string{"Who keeps my receipts?", "Can I change my plan?", "What happens at the end of the year?", "Do you work with my accountant?", "How do I send you my bills?", "What does it cost?"} {
+		b.WriteString(`<h3>` + q + `</h3><p>Answer ` + strings.Repeat("I", k+1) + `: we answer this for every new client in the first call, and we write the answer down in a short note, so that you can come back to it whenever the question comes up again during the year, and share it with whoever helps you run the firm.</p>`)
+	}
+	b.WriteString(`</section></div><footer><p>© Ledger &amp; Co.</p></footer></div></body></html>`)
+	md := extractMD(t, b.String())
+	if !strings.Contains(md, "Who keeps my receipts?") {
+		t.Fatalf("the questions are missing:\n%s", md)
+	}
+	if !strings.Contains(md, "so that the owners of small firms can sleep at night") {
+		t.Errorf("the hero after the page's header is left out:\n%s", md)
+	}
+	if strings.Contains(md, "Services") {
+		t.Errorf("the page's navigation is kept:\n%s", md)
+	}
+}

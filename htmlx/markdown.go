@@ -64,6 +64,7 @@ type mdWriter struct {
 	title      string
 	alts       map[string]bool
 	seen       map[string]int32 // paragraphs written, for repeats: a text node of each
+	listKeys   map[int32]uint64 // the hashed text of lists (otherList)
 	lastText   int32            // the text node written last
 	dedupe     bool
 }
@@ -84,16 +85,85 @@ const minCopyBytes = 250
 // repeat: it is a line the cards share (the same feature of two models),
 // and each card keeps it. A cloned slide starts as its original does, and
 // a block printed again for another screen size or in another section is
-// not a card beside it.
+// not a card beside it. An item of a list that comes again in another
+// list whose text differs is not a repeat either (the features a bigger
+// plan shares with a smaller one, listed in each); a list printed again
+// word for word is a copy, and its items go.
 func (w *mdWriter) repeated(text []byte) bool {
 	if w.seen == nil {
 		w.seen = map[string]int32{}
 	}
 	if first, ok := w.seen[string(text)]; ok {
+		if text[0] != '#' && !(text[0] == '[' && text[len(text)-1] == ')') && w.inListItem() && w.otherList(first, w.lastText) {
+			return false
+		}
 		return !w.sharedText(text) || !w.sharedLine(first, w.lastText)
 	}
 	w.seen[string(text)] = w.lastText
 	return false
+}
+
+// inListItem reports a paragraph written inside a list item.
+func (w *mdWriter) inListItem() bool {
+	return len(w.containers) > 0 && w.containers[len(w.containers)-1].list
+}
+
+// listOf returns the nearest list (ul, ol) above n, or nilNode.
+func (w *mdWriter) listOf(n int32) int32 {
+	nodes := w.t.nodes
+	for ; n != nilNode; n = nodes[n].parent {
+		if nodes[n].kind == kindElement && (nodes[n].tag == atom.Ul || nodes[n].tag == atom.Ol) {
+			return n
+		}
+	}
+	return nilNode
+}
+
+// otherList reports text nodes a and b (a first) in two lists, apart,
+// whose texts differ: the item a list repeats from another that says
+// otherwise (the features a bigger plan shares with a smaller one), not
+// a copy of a whole list (a block printed again for another screen).
+func (w *mdWriter) otherList(a, b int32) bool {
+	if a <= 0 || b <= 0 {
+		return false
+	}
+	la, lb := w.listOf(a), w.listOf(b)
+	if la == nilNode || lb == nilNode || la == lb {
+		return false
+	}
+	nodes := w.t.nodes
+	if subtreeEnd(nodes, la) > lb {
+		// nested: one list lies inside the other
+		return false
+	}
+	return w.listKey(la) != w.listKey(lb)
+}
+
+// listKey hashes the text of a list (FNV-1a), once per list.
+func (w *mdWriter) listKey(l int32) uint64 {
+	if k, ok := w.listKeys[l]; ok {
+		return k
+	}
+	if w.listKeys == nil {
+		w.listKeys = map[int32]uint64{}
+	}
+	nodes := w.t.nodes
+	h := uint64(14695981039346656037)
+	end := subtreeEnd(nodes, l)
+	for i := l; i < end; i++ {
+		if nodes[i].kind != kindText {
+			continue
+		}
+		t := nodes[i].text
+		for j := 0; j < len(t); j++ {
+			if c := t[j]; c != ' ' && c != '\n' && c != '\t' && c != '\r' {
+				h ^= uint64(c)
+				h *= 1099511628211
+			}
+		}
+	}
+	w.listKeys[l] = h
+	return h
 }
 
 // maxSharedBytes bounds a line that items share: a feature or a note,

@@ -895,6 +895,8 @@ func (x *extractor) prune(root int32, lenient bool) []bool {
 	rootGood := x.st[root].good
 	thread := x.isThread(root)
 	kept := x.repeatedChrome(root)
+	// a root whose parts are all widgets is a page builder's column
+	column := x.widgetColumn(root)
 	// tables of contents are looked for in a root of prose
 	var frag []int32
 	var heads map[string]bool
@@ -922,7 +924,7 @@ func (x *extractor) prune(root int32, lenient bool) []bool {
 			continue
 		}
 		s := &x.st[i]
-		if x.negative[i] && s.good*2 <= rootGood && !x.chromeIsContent(int32(i), thread, kept, lenient) {
+		if x.negative[i] && s.good*2 <= rootGood && !(column && nd.parent == root) && !x.chromeIsContent(int32(i), thread, kept, lenient) {
 			drop[i] = true
 			continue
 		}
@@ -938,9 +940,19 @@ func (x *extractor) prune(root int32, lenient bool) []bool {
 				continue
 			}
 		}
-		if nd.tag == atom.A && s.chars < maxButtonChars && (nd.hints&hintButton != 0 || x.t.nodes[nd.parent].hints&hintButton != 0) {
+		if nd.tag == atom.A && s.chars < maxButtonChars && (nd.hints&hintButton != 0 || x.t.nodes[nd.parent].hints&hintButton != 0 || x.buttonItem(nd.parent)) {
 			// a link styled as a button ("Try for free", "Get a
-			// demo", "Expand") is an action, not content
+			// demo", "Expand"), or the link of an item in a list
+			// classed as buttons (a post's "permalink", "save",
+			// "report"), is an action, not content
+			drop[i] = true
+			continue
+		}
+		if nd.tag == atom.A && s.chars <= maxPostNumber && x.st[x.block[i]].ownChars-s.chars < maxPostHeader && postNumber(x.textOf(int32(i))) {
+			// a post's number ("#12") on a short line of its own (the
+			// post's date beside it), the link to its place in the
+			// thread: a permalink, not what the post says. An issue's
+			// number in a sentence stays.
 			drop[i] = true
 			continue
 		}
@@ -1022,6 +1034,7 @@ func (x *extractor) prune(root int32, lenient bool) []bool {
 		}
 	}
 	if !lenient {
+		x.dropTrailing(root, drop)
 		x.dropAuthorBoxes(root, drop)
 		x.dropCardGroups(root, drop)
 		x.trimEdges(root, drop, xrefs)
@@ -1319,6 +1332,32 @@ func (x *extractor) languageLabel(pre int32) int32 {
 // maxLabelChars bounds the text of a code block's language label.
 const maxLabelChars = 24
 
+// buttonItem reports an item of a list classed as buttons.
+func (x *extractor) buttonItem(li int32) bool {
+	nodes := x.t.nodes
+	return nodes[li].tag == atom.Li && nodes[li].parent != nilNode && nodes[nodes[li].parent].hints&hintButton != 0
+}
+
+// maxPostNumber bounds the text of a post's number ("#1234567");
+// maxPostHeader the other text of the line that holds it (a date).
+const (
+	maxPostNumber = 8
+	maxPostHeader = 24
+)
+
+// postNumber reports a text that is "#" and a number.
+func postNumber(t string) bool {
+	if len(t) < 2 || t[0] != '#' {
+		return false
+	}
+	for _, c := range t[1:] {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
 // maxButtonChars bounds the text of a link styled as a button that
 // prune leaves out: a label, not a card made into a button.
 const maxButtonChars = 40
@@ -1338,6 +1377,30 @@ func (x *extractor) chromeIsContent(i int32, thread bool, kept map[cardKey]bool,
 		return true
 	}
 	return lenient && !x.frameChrome(i) && !x.productChrome(i)
+}
+
+// widgetColumn reports a root of prose, outside chrome, whose element
+// children with text, two or more, are all "widgets" by their class and
+// nothing else chrome: the units of a page builder's column ("so-panel
+// widget"), which holds the article. A sidebar is made of widgets too,
+// but a root of prose outside chrome is not one, and its widgets are its
+// content, its tables and lists with its paragraphs.
+func (x *extractor) widgetColumn(root int32) bool {
+	nodes := x.t.nodes
+	if x.junk[root] {
+		return false
+	}
+	n := 0
+	for c := nodes[root].first; c != nilNode; c = nodes[c].next {
+		if nodes[c].kind != kindElement || x.st[c].chars == 0 {
+			continue
+		}
+		if !x.negative[c] || nodes[c].flags&flagChrome != 0 || !x.classChrome(c) || nodes[c].hints&hintsNegative != hintSidebar {
+			return false
+		}
+		n++
+	}
+	return n >= 2
 }
 
 // codeInChrome reports an element that looks like chrome by its class,

@@ -168,3 +168,173 @@ func TestTeaserCardsAfterArticleOnly(t *testing.T) {
 		t.Errorf("teasers after the article kept:\n%s", page.Markdown)
 	}
 }
+
+func TestTrailingBoxAfterBodyLeftOut(t *testing.T) {
+	body := `<div class="a1">` + articleProse +
+		`<p>The council met on Saturday to count the damage, street by street, and promised grants to the shops that lost their stock to the water.</p>` +
+		`<p>Engineers will inspect the old stone bridge on Monday; until then it stays closed to cars, and buses take the long way round by the ring road.</p>` +
+		`<p>Farmers upstream say the fields will need weeks to dry out, and some of the winter crop is lost already, which will raise prices at the market.</p>` +
+		`<p>The school on the hill stays open as a shelter for as long as it is needed, and the town hall has opened a line for offers of help and of rooms.</p>` +
+		`<p>Next week the river authority will publish its report on the flood, with a plan for a higher wall along the quay and new pumps.</p></div>`
+	// a box below the body, in no class that says so: a disclaimer
+	box := `<div class="a2"><p>The information in this story is for general guidance only and is not advice; always follow the instructions of the emergency services and of your insurer before you act.</p></div>`
+	page := extract(t, chromePage(`<div class="a0">`+body+box+`</div>`))
+	if strings.Contains(page.Markdown, "general guidance only") {
+		t.Errorf("the box after the body kept:\n%s", page.Markdown)
+	}
+	if !strings.Contains(page.Markdown, "offers of help") {
+		t.Errorf("the body left out:\n%s", page.Markdown)
+	}
+	// sections of a page with prose before the largest one are all its
+	// content, the last one too
+	intro := `<div class="a3"><p>Our crews have cleared flooded homes and shops across the valley for thirty years, and we are on call day and night, every day of the year, with pumps and dryers.</p></div>`
+	page = extract(t, chromePage(`<div class="a0">`+intro+body+box+`</div>`))
+	if !strings.Contains(page.Markdown, "general guidance only") {
+		t.Errorf("the last section of a page of sections left out:\n%s", page.Markdown)
+	}
+}
+
+func TestThreadOfMembersOnDeclaredArticle(t *testing.T) {
+	thread := func(link string) string {
+		var b strings.Builder
+		b.WriteString(`<html><head><meta property="og:type" content="article"><title>Which host for a small server?</title></head><body><ol class="messageList">`)
+		post := func(cls, name, text string) {
+			b.WriteString(`<li class="message ` + cls + `"><div class="user"><a href="` + link + name + `.1/">` + name + `</a></div>` +
+				`<article><blockquote class="messageText">` + text + `</blockquote></article></li>`)
+		}
+		post("threadAuthor", "pelle", `I have tried five hosts for a small modded server over the last two years. The cheapest one went down for a day every month, `+
+			`and its support never answered. The second was fine until the price doubled. The third is what I use now: it has a panel that is easy to use, `+
+			`backups every night and a location close to my players, and it costs about four dollars a month for four gigabytes of memory. `+
+			`Which one would you pick, and why? I would like to move the server before the winter break, when most of my players are online.`)
+		post("", "anna", "I have used the third one for a year and never had an outage. Their support answers within the hour, even at weekends.")
+		post("", "bo", "Check the backup policy first: some hosts keep only one day, and you will want a week at least when a mod breaks the world.")
+		post("", "cy", "Mine is on the second host and the price went up for me too, so I am moving to the third one next month as well.")
+		b.WriteString(`</ol></body></html>`)
+		return b.String()
+	}
+	page, _ := ExtractHTML(thread("members/"), nil, Limits{})
+	for _, want := range []string{"five hosts", "never had an outage", "backup policy first", "moving to the third"} {
+		if !strings.Contains(page.Markdown, want) {
+			t.Errorf("%q left out of the thread:\n%s", want, page.Markdown)
+		}
+	}
+	// entries whose names lead elsewhere are not taken for posts
+	page, _ = ExtractHTML(thread("/tag/"), nil, Limits{})
+	if strings.Contains(page.Markdown, "backup policy first") {
+		t.Errorf("entries without members' links taken for a thread:\n%s", page.Markdown)
+	}
+}
+
+func TestPostNumberLeftOut(t *testing.T) {
+	post := func(n, text string) string {
+		return `<div class="msg"><div class="head"><span>Aug 5, 2025</span> <a href="/threads/flood.9/post-` + n + `">#` + n + `</a></div><p>` + text + `</p></div>`
+	}
+	doc := chromePage(post("41", "The river rose through the night, and by morning the lower town was under water again, as it was in the spring.") +
+		post("42", "Emergency crews moved families to the school on the hill, as they did last time, and the road stays closed.") +
+		`<p>The bridge repair is tracked as issue <a href="/issues/20713">#20713</a>, which the council expects to close before the winter.</p>`)
+	page := extract(t, doc)
+	if strings.Contains(page.Markdown, "#41") || strings.Contains(page.Markdown, "#42") {
+		t.Errorf("a post's number kept:\n%s", page.Markdown)
+	}
+	for _, want := range []string{"Aug 5, 2025", "#20713", "under water again"} {
+		if !strings.Contains(page.Markdown, want) {
+			t.Errorf("%q left out:\n%s", want, page.Markdown)
+		}
+	}
+}
+
+func TestShortThreadOfMembersTaken(t *testing.T) {
+	var member func(id, name string) string
+	post := func(id, name, date, text string) string {
+		return `<div id="post` + id + `"><div>` + member(id, name) + `</div><div>` + date + `</div><div>` + text + `</div></div>`
+	}
+	page := func() string {
+		return `<html><head><title>Wrong refresh rate - Video Forum</title></head><body>` +
+			`<table><tr><td>Welcome to the Video Forum</td><td>Forum Rules</td><td>Members: 96,000</td><td>Threads: 186,000</td>` +
+			`<td>Posts: 1,950,000</td><td>Newest member: someone</td><td>Users online: 3,200</td></tr></table>` +
+			`<div>` +
+			post("11", "microfast", "30th March 2025", `I have tested a new graphics card, and when I play a movie at the usual 23.976 rate the player shows a wrong rate of 23.951. `+
+				`I tried to correct this with a custom resolution in the control panel, as I did with my old card, but nothing changes: the refresh rate stays locked `+
+				`to this strange value. Has anybody seen this?`) +
+			post("12", "geoffrey", "2nd April 2025", "Same here with the older card of that series; a newer driver fixed it for me.") +
+			`</div>` +
+			`<div><div>Posting Rules</div><div>You may not post new threads</div><div>You may not post replies</div>` +
+			`<div>You may not post attachments</div><div>BB code is On</div><div>Smilies are On</div><div>HTML code is Off</div>` +
+			`<div>All times are GMT +1</div><div>Powered by a bulletin board 3.8</div>` +
+			`<div>Contact Us</div><div>Archive</div><div>Top</div><div>Privacy Statement</div><div>Terms of Service</div><div>Mark forums read</div></div>` +
+			`</body></html>`
+	}
+	member = func(id, name string) string { return `<a href="member.php?u=` + id + `">` + name + `</a>` }
+	got, _ := ExtractHTML(page(), nil, Limits{})
+	for _, want := range []string{"23.951", "newer driver fixed it"} {
+		if !strings.Contains(got.Markdown, want) {
+			t.Errorf("%q left out of the thread:\n%s", want, got.Markdown)
+		}
+	}
+	for _, bad := range []string{"Welcome to the Video Forum", "may not post attachments"} {
+		if strings.Contains(got.Markdown, bad) {
+			t.Errorf("%q kept beside the thread:\n%s", bad, got.Markdown)
+		}
+	}
+	// blocks alike whose names lead to no member's page are not taken
+	// for posts: the page stays whole
+	member = func(id, name string) string { return name }
+	got, _ = ExtractHTML(page(), nil, Limits{})
+	if !strings.Contains(got.Markdown, "Welcome to the Video Forum") {
+		t.Errorf("two blocks without members' links taken for a thread:\n%s", got.Markdown)
+	}
+}
+
+func TestPageBuilderWidgetsKept(t *testing.T) {
+	row := func(item, price string) string {
+		return `<div class="row"><span>` + item + `</span> <span>` + price + `</span></div>`
+	}
+	doc := chromePage(`<div class="cell">` +
+		`<div class="panel widget widget-editor"><div class="textwidget">` + articleProse + `</div></div>` +
+		`<div class="widget_text panel widget widget-html"><div class="textwidget"><h3>What the repairs cost</h3>` +
+		row("Pumping out a cellar", "$149+") + row("Replacing a fuse board", "$1,595 - $3,000+") +
+		row("Drying a room", "$89 - $249+") + row("New sockets", "$150 - $350+") + `</div></div>` +
+		`<div class="panel widget widget-editor"><div class="textwidget"><p>The prices above are a guide; every flooded house is different, and we quote each one after a visit.</p></div></div>` +
+		`</div>`)
+	page := extract(t, doc)
+	for _, want := range []string{"recede over the weekend", "Replacing a fuse board", "quote each one after a visit"} {
+		if !strings.Contains(page.Markdown, want) {
+			t.Errorf("%q left out:\n%s", want, page.Markdown)
+		}
+	}
+}
+
+func TestBadgeLeftOut(t *testing.T) {
+	doc := chromePage(articleProse + `<h2>Where to stay <span class="badge badge-info">Updated</span></h2>` +
+		`<p>The school on the hill takes families until the water goes down, and the hotel by the station has rooms at half price.</p>`)
+	page := extract(t, doc)
+	if strings.Contains(page.Markdown, "Updated") {
+		t.Errorf("the badge kept:\n%s", page.Markdown)
+	}
+	if !strings.Contains(page.Markdown, "Where to stay") {
+		t.Errorf("the heading left out:\n%s", page.Markdown)
+	}
+}
+
+func TestListOfButtonsLeftOut(t *testing.T) {
+	var posts strings.Builder
+	for i, r := range []string{"Same here, it came back after a restart of the router, and the app works again on the phone too.",
+		"Mine too. Thanks for the tip, it works again after I logged out and back in with the new password!",
+		"Did not work for me, the page is still offline here, and the status page says nothing about it.",
+		"Try clearing the cache first, then log in again; that was what fixed it for me last time as well."} {
+		n := strconv.Itoa(i)
+		posts.WriteString(`<div class="comment"><a href="/user/u` + n + `">u` + n + `</a><div class="text"><p>` + r + `</p></div>` +
+			`<ul class="flat-list buttons"><li><a href="/c/` + n + `/">permalink</a></li><li><a href="/c/` + n + `/embed">embed</a></li>` +
+			`<li><a href="/c/` + n + `/report">report</a></li></ul></div>`)
+	}
+	doc := `<html><body><main><h1>Is the site down?</h1><div class="comments">` + posts.String() + `</div></main></body></html>`
+	page, _ := ExtractHTML(doc, nil, Limits{})
+	for _, bad := range []string{"permalink", "embed", "report"} {
+		if strings.Contains(page.Markdown, bad) {
+			t.Errorf("%q kept:\n%s", bad, page.Markdown)
+		}
+	}
+	if !strings.Contains(page.Markdown, "clearing the cache") {
+		t.Errorf("the thread left out:\n%s", page.Markdown)
+	}
+}

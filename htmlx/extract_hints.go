@@ -136,8 +136,10 @@ func tokenHints(w []byte) uint32 {
 		"excerpt", "description", "deck", "subtitle", "subheadline":
 		return hintLead
 	// "sig" is left out: documentation generators name an API's
-	// signature so ("sig sig-object py"), not a forum's signature
-	case "print", "toolbar", "noprint", "skiplink", "signature",
+	// signature so ("sig sig-object py"), not a forum's signature.
+	// A badge is the small label set on an item ("New", "Sale",
+	// "Author", "Staff"): a decoration, not the item's text
+	case "print", "toolbar", "noprint", "skiplink", "signature", "badge", "badges",
 		"disclosure", "disclaimer":
 		return hintNoise
 	}

@@ -1,6 +1,10 @@
 package htmlx
 
-import "golang.org/x/net/html/atom"
+import (
+	"strings"
+
+	"golang.org/x/net/html/atom"
+)
 
 // The second reading of a page: by the mass of its text rather than the
 // prose in it. Listings, collections, product and service pages, forum
@@ -164,6 +168,13 @@ func (x *extractor) manyBlocks(root int32, m []int32) (int32, bool) {
 	mr := x.massRoot(m)
 	if mr != root && !x.within(mr, root) {
 		weak := !x.articleRoot(root) && float32(x.st[root].good) < proseShare*float32(m[mr])
+		if weak && !run {
+			// prose that is one post of a thread is weak beside the
+			// page; the thread is not
+			if t := x.memberThread(root); t != root && float32(m[t]) >= proseShare*float32(m[mr]) {
+				return t, true
+			}
+		}
 		chrome := (x.inFooter(root) || x.consent[root]) && m[mr] >= minMass
 		// a run of entries that is a part of the mass root is one of
 		// the page's lists; when it is nearly all of it, the rest is
@@ -182,6 +193,11 @@ func (x *extractor) manyBlocks(root int32, m []int32) (int32, bool) {
 		if r := x.repeatedSet(root); r != root {
 			return r, true
 		}
+	} else if r := x.repeatedSet(root); r != root && x.postsByMembers(r, root) {
+		// on a page that declares itself an article, a run of
+		// entries that carry their writers' member links is a
+		// thread of posts too
+		return r, true
 	}
 	// the prose root is the mass root, or holds it, and its prose is
 	// a small part of its text: it is made of many blocks too
@@ -803,4 +819,103 @@ func (x *extractor) leadsInto(parent, c int32, m []int32) bool {
 		}
 	}
 	return false
+}
+
+// postsByMembers reports a set (see repeatedSet) whose entries of the
+// kind of the one holding root, at least minThreadPosts of them, mostly
+// (two in three) link to a member's page: posts, each headed by its
+// writer's name. Forums link a post's writer so; the sections of an
+// article, or the teasers beside it, do not.
+func (x *extractor) postsByMembers(set, root int32) bool {
+	nodes := x.t.nodes
+	n := root
+	for nodes[n].parent != set {
+		n = nodes[n].parent
+	}
+	nd := &nodes[n]
+	k, members := 0, 0
+	for c := nodes[set].first; c != nilNode; c = nodes[c].next {
+		cn := &nodes[c]
+		if cn.kind != kindElement || cn.tag != nd.tag || x.st[c].chars < minPostChars ||
+			cn.class != nd.class && (nd.class1 == 0 || cn.class1 != nd.class1) {
+			continue
+		}
+		k++
+		if x.memberLinkIn(c) {
+			members++
+		}
+	}
+	return k >= minThreadPosts && members*3 >= k*2
+}
+
+// minThreadPosts is the number of posts that make a thread of a page
+// declared an article.
+const minThreadPosts = 3
+
+// memberLinkIn reports a link to a member's page below c.
+func (x *extractor) memberLinkIn(c int32) bool {
+	nodes := x.t.nodes
+	for i, end := c+1, subtreeEnd(nodes, c); i < end; i++ {
+		if nodes[i].kind == kindElement && nodes[i].tag == atom.A && memberLink(nodes[i].text) {
+			return true
+		}
+	}
+	return false
+}
+
+// memberPaths are the path segments of the pages of a forum's members,
+// as the common forum software names them.
+var memberPaths = []string{"members/", "member/", "users/", "user/", "u/", "profile/", "profiles/",
+	"profile.php", "member.php", "memberlist.php", "action=profile"}
+
+// memberLink reports a link to a member's page: one of memberPaths that
+// starts the href or one of its path segments or query parameters.
+func memberLink(href string) bool {
+	for _, p := range memberPaths {
+		for i := 0; i+len(p) <= len(href); i++ {
+			if (i == 0 || href[i-1] == '/' || href[i-1] == '?' || href[i-1] == '&') && strings.EqualFold(href[i:i+len(p)], p) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// memberThread widens a prose root to the thread of posts it is one
+// of: going up from root (at most maxRepeatUp levels), the first
+// ancestor whose child on the way has siblings of its kind (tag and
+// class, or first class name), two or more of them in all, that mostly
+// (two in three) link to a member's page and together hold repeatShare
+// of the ancestor's text. Unlike repeatedSet, the other posts may be
+// short (one reply to a question): the members' links say they are
+// posts. It returns root when there is none.
+func (x *extractor) memberThread(root int32) int32 {
+	nodes := x.t.nodes
+	n := root
+	for j := 0; j < maxRepeatUp && n > 0; j++ {
+		p := nodes[n].parent
+		if p == nilNode {
+			break
+		}
+		nd := &nodes[n]
+		k, members := 0, 0
+		var sum int32
+		for c := nodes[p].first; c != nilNode; c = nodes[c].next {
+			cn := &nodes[c]
+			if cn.kind != kindElement || cn.tag != nd.tag || x.st[c].chars < minPostChars ||
+				cn.class != nd.class && (nd.class1 == 0 || cn.class1 != nd.class1) {
+				continue
+			}
+			k++
+			sum += x.st[c].chars
+			if x.memberLinkIn(c) {
+				members++
+			}
+		}
+		if k >= 2 && members*3 >= k*2 && float32(sum) >= repeatShare*float32(x.st[p].chars) {
+			return p
+		}
+		n = p
+	}
+	return root
 }

@@ -659,3 +659,75 @@ func (x *extractor) itemOf(n, root int32) int32 {
 	}
 	return nilNode
 }
+
+// dropTrailing drops what follows an article's body inside a root of
+// prose: when one child holds most of the root's prose (trailProse) and
+// most of its score (trailScore), and the children before it hold little
+// prose (trailLead: a headline, a byline), the few children after it
+// (at most maxTrailing) are what a page sets below the article: a
+// disclaimer, a call to action, a newsletter box, its sources, a feed of
+// teasers. They are set apart from the body as siblings of it, not
+// written into it. The same is looked for inside the body's own dominant
+// child, down to trailLevels. A root of many sections (a landing page,
+// a thread) has prose before its largest one, or many after it; on a
+// product page what follows the description is the product's. A root
+// with little prose (minTrailRoot) is left alone: its few sections are
+// all it says.
+func (x *extractor) dropTrailing(root int32, drop []bool) {
+	if x.product || x.junk[root] || x.st[root].good < minTrailRoot {
+		return
+	}
+	n := root
+	for level := 0; level < trailLevels && n != nilNode; level++ {
+		n = x.trailingAfter(n, drop)
+	}
+}
+
+// trailingAfter drops the children of n that follow its dominant child
+// (see dropTrailing) and returns that child, or nilNode when n has none.
+func (x *extractor) trailingAfter(n int32, drop []bool) int32 {
+	nodes := x.t.nodes
+	good := x.st[n].good
+	d := nilNode
+	for c := nodes[n].first; c != nilNode; c = nodes[c].next {
+		if nodes[c].kind == kindElement && (d == nilNode || x.st[c].good > x.st[d].good) {
+			d = c
+		}
+	}
+	if d == nilNode || float32(x.st[d].good) < trailProse*float32(good) ||
+		x.st[d].score < trailScore*x.st[n].score || x.st[d].bits&bitHasBlock == 0 {
+		return nilNode
+	}
+	var lead int32
+	for c := nodes[n].first; c != d; c = nodes[c].next {
+		lead += x.st[c].good
+	}
+	after := 0
+	for c := nodes[d].next; c != nilNode; c = nodes[c].next {
+		if nodes[c].kind == kindElement && x.st[c].chars > 0 && !drop[c] {
+			after++
+		}
+	}
+	if float32(lead) > trailLead*float32(good) || after > maxTrailing {
+		return nilNode
+	}
+	for c := nodes[d].next; c != nilNode; c = nodes[c].next {
+		if nodes[c].kind == kindElement {
+			drop[c] = true
+		}
+	}
+	return d
+}
+
+// The measures of dropTrailing: the shares of the prose and the score
+// of its parent that make a child the body, the share of the prose that
+// may precede it, how many children may follow it, how far down it is
+// looked for, and the prose a root needs.
+const (
+	trailProse   = 0.7
+	trailScore   = 0.75
+	trailLead    = 0.1
+	maxTrailing  = 8
+	trailLevels  = 3
+	minTrailRoot = 1000
+)

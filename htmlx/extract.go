@@ -906,6 +906,8 @@ func (x *extractor) prune(root int32, lenient bool) []bool {
 		frag = x.fragmentChars()
 	}
 	var kinds map[cardKey]int
+	// the end of the testimonials being kept (see testimonials)
+	quoted := int32(-1)
 	if !lenient {
 		kinds = x.linkListKinds(root)
 	}
@@ -924,7 +926,12 @@ func (x *extractor) prune(root int32, lenient bool) []bool {
 			continue
 		}
 		s := &x.st[i]
-		if x.negative[i] && s.good*2 <= rootGood && !(column && nd.parent == root) && !x.chromeIsContent(int32(i), thread, kept, lenient) {
+		if x.negative[i] && int32(i) >= quoted && !thread && x.testimonials(int32(i)) {
+			// clients' words, quoted one after another: content,
+			// with all that lies inside (see testimonials)
+			quoted = subtreeEnd(nodes, int32(i))
+		}
+		if x.negative[i] && int32(i) >= quoted && s.good*2 <= rootGood && !(column && nd.parent == root) && !x.chromeIsContent(int32(i), thread, kept, lenient) {
 			drop[i] = true
 			continue
 		}
@@ -1378,6 +1385,55 @@ func (x *extractor) chromeIsContent(i int32, thread bool, kept map[cardKey]bool,
 	}
 	return lenient && !x.frameChrome(i) && !x.productChrome(i)
 }
+
+// testimonials reports an element classed as reviews or as a call to
+// action, and as no other chrome, holding at least minTestimonials
+// passages that open with a quotation mark, on a page that is not an
+// article or one product: what a firm's clients said, set one after
+// another ("“They answered every question…”"), which a service page
+// shows as part of what it says. A shop's reviews are rated and dated,
+// not quoted; readers' comments (classed as comments, not reviews) quote
+// each other, and a page declared an article keeps its verdict. It looks
+// through maxTestimonialScan nodes at most.
+func (x *extractor) testimonials(i int32) bool {
+	nodes := x.t.nodes
+	nd := &nodes[i]
+	if x.declaredArticle() || x.product || nd.hints&hintsNegative&^(hintComment|hintCTA) != 0 || nd.hints&(hintReview|hintCTA) == 0 {
+		return false
+	}
+	switch nd.tag {
+	case atom.Nav, atom.Aside, atom.Menu, atom.Header, atom.Footer:
+		return false
+	}
+	n := 0
+	end := subtreeEnd(nodes, i)
+	if end-i > maxTestimonialScan {
+		end = i + maxTestimonialScan
+	}
+	for k := i; k < end; k++ {
+		if nodes[k].kind == kindText && nodes[k].chars >= minQuoteChars && opensQuote(nodes[k].text) {
+			if n++; n >= minTestimonials {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// opensQuote reports text that opens with a quotation mark.
+func opensQuote(s string) bool {
+	s = strings.TrimLeft(s, " \t\n\r\u00a0")
+	return strings.HasPrefix(s, "\u201c") || strings.HasPrefix(s, "\"") ||
+		strings.HasPrefix(s, "\u00ab") || strings.HasPrefix(s, "\u201e")
+}
+
+// The measures of testimonials: the quoted passages, their length, and
+// the nodes looked through.
+const (
+	minTestimonials    = 3
+	minQuoteChars      = 20
+	maxTestimonialScan = 4096
+)
 
 // widgetColumn reports a root of prose, outside chrome, whose element
 // children with text, two or more, are all "widgets" by their class and

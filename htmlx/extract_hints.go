@@ -304,6 +304,9 @@ func classHints(val []byte, scratch *[]byte) uint32 {
 	// navBit is the navigation bit the previous token of the class name
 	// gave, when it was "nav" or "navigation"
 	var navBit uint32
+	// widgetLead: the class name opens with "widget", which gave it
+	// the sidebar bit
+	widgetLead := false
 	for i := 0; i <= len(low); i++ {
 		alnum := i < len(low) && (('a' <= low[i] && low[i] <= 'z') || ('0' <= low[i] && low[i] <= '9'))
 		if alnum {
@@ -337,19 +340,27 @@ func classHints(val []byte, scratch *[]byte) uint32 {
 				// buttons (a carousel of cards), it is not a navigation
 				nameBits &^= navBit
 				navBit = 0
+			} else if widgetLead && serialNumber(w) {
+				// "widget_1753096675076": the serial number a site
+				// builder gives each module of a page, not a
+				// sidebar's widget
+				nameBits &^= hintSidebar
+				widgetLead = false
 			} else {
 				h := tokenHints(w)
 				navBit = 0
+				widgetLead = false
 				if string(w) == "nav" || string(w) == "navigation" {
 					navBit = h & hintNav
 				}
 				nameBits |= h
-				if lead && (string(w) == "widget" || string(w) == "widgets") {
+				if lead && (string(w) == "widget" || string(w) == "widgets") && nameBits&hintSidebar == 0 {
 					// "widget", "widget_text", "widget-area": a
 					// sidebar's parts; inside a name
 					// ("elementor-widget-text-editor") the word is a
 					// page builder's unit of content
 					nameBits |= hintSidebar
+					widgetLead = true
 				}
 				// where its words start, for the forms led by "ad":
 				// the token's start and its capitals ("topAdUnit")
@@ -364,6 +375,7 @@ func classHints(val []byte, scratch *[]byte) uint32 {
 		}
 		if space || colon {
 			navBit = 0
+			widgetLead = false
 		}
 		switch {
 		case colon:
@@ -401,6 +413,23 @@ func classHints(val []byte, scratch *[]byte) uint32 {
 	}
 	return bits
 }
+
+// serialNumber reports a token of minSerialDigits digits or more: a
+// number a program gave, not a word.
+func serialNumber(w []byte) bool {
+	if len(w) < minSerialDigits {
+		return false
+	}
+	for _, c := range w {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// minSerialDigits is the length of a serial number in a class or id.
+const minSerialDigits = 6
 
 // controlWord reports a word naming the controls of a widget: after
 // "nav" it says the element has them ("slider-nav-arrows").

@@ -267,3 +267,56 @@ func TestLeadInPastThePageHeader(t *testing.T) {
 		t.Errorf("the page's navigation is kept:\n%s", md)
 	}
 }
+
+// Clients' words quoted one after another, in a block classed as
+// reviews, are a part of a service page. Reviews that are not quoted
+// (a shop's rated reviews) and quoted reviews on a page declared an
+// article still go.
+func TestQuotedTestimonialsStay(t *testing.T) {
+	quotes := []string{
+		"They sorted out three years of receipts in a month and never once made us feel silly.",
+		"Our tax office letters stopped the month they took over, and the reports make sense.",
+		"Fixed price, no surprises, and a bookkeeper who knows our business by name.",
+	}
+	block := func(open, close string) string {
+		var b strings.Builder
+		b.WriteString(`<div class="reviews-carousel"><h2>What our clients say</h2>`)
+		for _, q := range quotes {
+			b.WriteString(`<div class="review-card"><p>` + open + q + close + `</p><span>A client</span></div>`)
+		}
+		b.WriteString(`</div>`)
+		return b.String()
+	}
+	md := extractMD(t, servicePage("", serviceProse+block("“", "”")))
+	if !strings.Contains(md, "sorted out three years of receipts") || !strings.Contains(md, "knows our business by name") {
+		t.Errorf("quoted testimonials classed as reviews are left out of a service page:\n%s", md)
+	}
+	md = extractMD(t, servicePage("", serviceProse+block("", "")))
+	if strings.Contains(md, "sorted out three years of receipts") {
+		t.Errorf("reviews that are not quoted are kept:\n%s", md)
+	}
+	md = extractMD(t, servicePage("article", serviceProse+block("“", "”")))
+	if strings.Contains(md, "sorted out three years of receipts") {
+		t.Errorf("quoted reviews on an article are kept:\n%s", md)
+	}
+}
+
+// A site builder names each module of a page "widget_" and a serial
+// number; such a section is not a sidebar's widget, and its words stay.
+func TestWidgetWithSerialNumberIsNotSidebar(t *testing.T) {
+	for _, c := range []string{"widget_1753096675076", "widget-20240611093012"} {
+		if classHints([]byte(c), new([]byte))&hintSidebar != 0 {
+			t.Errorf("classHints(%q) reads a sidebar", c)
+		}
+	}
+	for _, c := range []string{"widget_text", "widget widget_recent_entries", "widget-3"} {
+		if classHints([]byte(c), new([]byte))&hintSidebar == 0 {
+			t.Errorf("classHints(%q) does not read a sidebar", c)
+		}
+	}
+	section := `<section id="widget_1753096675076"><h2>Payroll without the worry</h2><p>A named bookkeeper runs it for you, every month, at a fixed price.</p></section>`
+	md := extractMD(t, servicePage("", serviceProse+section))
+	if !strings.Contains(md, "Payroll without the worry") {
+		t.Errorf("sections named by a builder's serial number are left out:\n%s", md)
+	}
+}

@@ -905,6 +905,9 @@ func (x *extractor) prune(root int32, lenient bool) []bool {
 	if !lenient && x.st[root].good*2 >= x.st[root].chars {
 		frag = x.fragmentChars()
 	}
+	// the subtree of links a sentence announces (introducedList) ends
+	// before announced
+	var announced int32
 	var kinds map[cardKey]int
 	// the end of the testimonials being kept (see testimonials)
 	quoted := int32(-1)
@@ -935,9 +938,15 @@ func (x *extractor) prune(root int32, lenient bool) []bool {
 			drop[i] = true
 			continue
 		}
-		if !lenient && x.linkList(int32(i)) && !x.annotatedLinks(int32(i)) && !x.titleAndMeta(int32(i)) &&
-			!x.introducedList(int32(i), root) {
-			if x.seeAlso(int32(i)) {
+		if !lenient && int32(i) >= announced && x.linkList(int32(i)) && !x.annotatedLinks(int32(i)) && !x.titleAndMeta(int32(i)) {
+			if x.introducedList(int32(i), root) || x.announcesList(int32(i), root) {
+				if x.outline(int32(i)) {
+					// the lists inside an outline a sentence
+					// announces (a wrapper's list, the nested
+					// lists of its items) are its own
+					announced = subtreeEnd(nodes, int32(i))
+				}
+			} else if x.seeAlso(int32(i)) {
 				if xrefs == nil {
 					xrefs = map[int32]bool{}
 				}
@@ -991,7 +1000,7 @@ func (x *extractor) prune(root int32, lenient bool) []bool {
 				drop[l] = true
 			}
 		}
-		if isCaption(nd) && !(lenient && x.captionedCard(int32(i))) {
+		if isCaption(nd) && !(lenient && x.captionedCard(int32(i))) && !x.listingCaption(int32(i)) {
 			drop[i] = true
 		}
 		if nd.tag == atom.Form && !x.junk[i] && s.good*2 <= rootGood && s.good*4 < s.chars && (!lenient || !x.product && s.chars*2 <= x.st[root].chars) {
@@ -1247,6 +1256,60 @@ func (x *extractor) introducedList(i, root int32) bool {
 	return false
 }
 
+// announcesList reports an element that holds a list its own sentence
+// announces (introducedList): a section of a document made of a title,
+// "Task guidance to help if you need to do the following:" and its list
+// of links.
+func (x *extractor) announcesList(i, root int32) bool {
+	nodes := x.t.nodes
+	for c := nodes[i].first; c != nilNode; c = nodes[c].next {
+		if nd := &nodes[c]; nd.kind == kindElement && (nd.tag == atom.Ul || nd.tag == atom.Ol) && x.introducedList(c, root) {
+			return true
+		}
+	}
+	return false
+}
+
+// outline reports an element holding a list item that holds a list of
+// its own: the outline of a document's parts (its chapters and their
+// sections), not a flat list of stories.
+func (x *extractor) outline(i int32) bool {
+	nodes := x.t.nodes
+	for k, end := i+1, subtreeEnd(nodes, i); k < end; k++ {
+		if nd := &nodes[k]; nd.kind == kindElement && (nd.tag == atom.Ul || nd.tag == atom.Ol) && nodes[nd.parent].tag == atom.Li {
+			return true
+		}
+	}
+	return false
+}
+
+// listingCaption reports the caption of a figure that holds a code
+// block: a code listing's title ("Listing 4-2: Assigning…"), which the
+// text refers to by its number; not a photograph's caption or credit.
+func (x *extractor) listingCaption(i int32) bool {
+	nodes := x.t.nodes
+	p := nodes[i].parent
+	return nodes[i].tag == atom.Figcaption && p != nilNode && nodes[p].tag == atom.Figure && x.st[p].bits&bitCode != 0
+}
+
+// codeTabs reports a bar of tabs over code samples: a tab panel beside
+// it (a child of one of its three nearest ancestors) holds a code block.
+// The tabs name the samples ("npm", "yarn"; "Python", "Go"), which the
+// code blocks do not.
+func (x *extractor) codeTabs(i int32) bool {
+	nodes := x.t.nodes
+	p := nodes[i].parent
+	for up := 0; up < 3 && p != nilNode; up++ {
+		for c := nodes[p].first; c != nilNode; c = nodes[c].next {
+			if nodes[c].flags&flagTabpanel != 0 && x.st[c].bits&bitCode != 0 {
+				return true
+			}
+		}
+		p = nodes[p].parent
+	}
+	return false
+}
+
 // seeAlso reports links under a heading that reads "See also": a
 // document's own cross references (a manual's, an encyclopedia's),
 // which a menu or a list of related stories never is. The heading leads
@@ -1265,6 +1328,18 @@ func (x *extractor) seeAlso(i int32) bool {
 		h = nodes[i].prev
 		for h != nilNode && nodes[h].kind == kindText && nodes[h].chars == 0 {
 			h = nodes[h].prev
+		}
+		if h != nilNode && nodes[h].kind == kindElement && headingLevel(nodes[h].tag) == 0 && x.st[h].chars <= maxSeeAlso {
+			// a wrapper that holds the heading alone
+			// ("<div class=heading><h2>")
+			for k, end := h+1, subtreeEnd(nodes, h); k < end; k++ {
+				if nodes[k].kind == kindText && nodes[k].chars > 0 {
+					if b := x.block[k]; x.st[b].chars == x.st[h].chars {
+						h = b
+					}
+					break
+				}
+			}
 		}
 		if h == nilNode || headingLevel(nodes[h].tag) == 0 {
 			return false
@@ -1381,6 +1456,8 @@ func (x *extractor) chromeIsContent(i int32, thread bool, kept map[cardKey]bool,
 	case x.proseInChrome(i):
 		return true
 	case x.codeInChrome(i):
+		return true
+	case nd.flags&flagTablist != 0 && x.codeTabs(i):
 		return true
 	}
 	return lenient && !x.frameChrome(i) && !x.productChrome(i)

@@ -219,3 +219,120 @@ func TestProductDescriptionReworded(t *testing.T) {
 		t.Errorf("a description the page lacks not added:\n%s", page.Markdown)
 	}
 }
+
+func TestCodeLinesApart(t *testing.T) {
+	long := `<p>Start by creating a new project if you do not have one set up already, then install the plugin and add it to your configuration.</p>`
+	after := `<p>Run your build process with the command your project configures, and start using the classes in your templates.</p>`
+	for _, code := range []string{
+		// a highlighter's line boxes with no line break between them
+		`<pre class="shiki"><code><span class="line"><span style="color:red">npm</span><span> create vite@latest my-project</span></span><span class="line"><span>cd</span><span> my-project</span></span></code></pre>`,
+		// blocks inside the code block
+		`<pre><code><div class="ec-line"><div class="code">npm create vite@latest my-project</div></div><div class="ec-line"><div class="code">cd my-project</div></div></code></pre>`,
+	} {
+		doc := `<html><body><main><h1>Installation</h1>` + long + code + after + `</main></body></html>`
+		page, _ := ExtractHTML(doc, nil, Limits{})
+		if !strings.Contains(page.Markdown, "npm create vite@latest my-project\ncd my-project") {
+			t.Errorf("the code's lines run together:\n%s", page.Markdown)
+		}
+	}
+	// the spans of one line stay on it; a line break already there is not doubled
+	doc := `<html><body><main><h1>Installation</h1>` + long +
+		`<pre><code><span class="line"><span>npm</span><span> install</span></span>` + "\n" + `<span class="line">npm run dev</span></code></pre>` + after + `</main></body></html>`
+	page, _ := ExtractHTML(doc, nil, Limits{})
+	if !strings.Contains(page.Markdown, "npm install\nnpm run dev") {
+		t.Errorf("the code's lines set apart wrongly:\n%s", page.Markdown)
+	}
+}
+
+func TestOutlineAnnouncedBySentence(t *testing.T) {
+	long := strings.Repeat(`<p>A form collects what the user types, checks it and hands the cleaned values to your view, which saves them or answers with the errors.</p>`, 3)
+	outline := `<p>This covers the basics, but forms can do a whole lot more:</p><div class="toctree-wrapper"><ul>` +
+		`<li><a href="/formsets/">Formsets</a><ul><li><a href="/formsets/#initial">Using initial data with a formset</a></li><li><a href="/formsets/#max">Limiting the maximum number of forms</a></li></ul></li>` +
+		`<li><a href="/modelforms/">Creating forms from models</a><ul><li><a href="/modelforms/#modelform">ModelForm</a></li><li><a href="/modelforms/#inline">Inline formsets</a></li></ul></li>` +
+		`</ul></div>`
+	doc := `<html><body><main><h1>Working with forms</h1>` + long + outline + long + `</main></body></html>`
+	page, _ := ExtractHTML(doc, nil, Limits{})
+	for _, want := range []string{"Using initial data with a formset", "Inline formsets"} {
+		if !strings.Contains(page.Markdown, want) {
+			t.Errorf("%q left out:\n%s", want, page.Markdown)
+		}
+	}
+	// a section that holds the sentence announcing its list
+	section := `<section><h3>Data developer</h3><p>Task guidance to help if you need to do the following:</p><ul>` +
+		`<li><a href="/load">Load data into the warehouse</a></li><li><a href="/samples">Use the code sample library</a></li><li><a href="/odbc">ODBC and JDBC integration</a></li></ul></section>`
+	doc = `<html><head><meta property="og:type" content="article"></head><body><main><h1>Warehouse overview</h1>` + long + section + long + `</main></body></html>`
+	page, _ = ExtractHTML(doc, nil, Limits{})
+	if !strings.Contains(page.Markdown, "Use the code sample library") {
+		t.Errorf("a section announcing its links left out:\n%s", page.Markdown)
+	}
+	// a flat list of stories in a wrapper, announced the same way, goes
+	flat := `<p>You may also want to read these posts:</p><div class="posts"><ul><li><a href="/a">Ten tips for better forms</a></li>` +
+		`<li><a href="/b">Why validation matters</a></li><li><a href="/c">Our new form builder</a></li></ul></div>`
+	// (on a page declared an article: elsewhere a lone list of links
+	// stays, linkSection)
+	doc = `<html><head><meta property="og:type" content="article"></head><body><main><h1>Working with forms</h1>` + long + flat + long + `</main></body></html>`
+	page, _ = ExtractHTML(doc, nil, Limits{})
+	if strings.Contains(page.Markdown, "Why validation matters") {
+		t.Errorf("a flat list of links kept:\n%s", page.Markdown)
+	}
+}
+
+func TestSeeAlsoHeadingInAWrapper(t *testing.T) {
+	long := strings.Repeat(`<p>The package manager keeps the system up to date by syncing the package lists with the master server and installing the newer versions.</p>`, 3)
+	doc := `<html><body><main><h1>Package management</h1>` + long +
+		`<div class="mw-heading mw-heading2"><h2 id="See_also">See also</h2></div><ul><li><a href="/man/libalpm.3">libalpm(3)</a></li>` +
+		`<li><a href="/man/pacman.8">pacman(8)</a></li><li><a href="/man/repo-add.8">repo-add(8)</a></li></ul></main></body></html>`
+	page, _ := ExtractHTML(doc, nil, Limits{})
+	for _, want := range []string{"See also", "libalpm(3)", "repo-add(8)"} {
+		if !strings.Contains(page.Markdown, want) {
+			t.Errorf("%q left out:\n%s", want, page.Markdown)
+		}
+	}
+}
+
+func TestCodeSampleNamesKept(t *testing.T) {
+	long := strings.Repeat(`<p>Ownership is a set of rules that govern how a program manages memory, and the compiler checks them before the program runs.</p>`, 3)
+	doc := `<html><body><main><h1>What is ownership?</h1>` + long +
+		`<figure class="listing"><pre><code class="language-rust">let x = 5;
+let y = x;</code></pre><figcaption><a href="#listing-4-2">Listing 4-2</a>: Assigning the integer value of variable x to y</figcaption></figure>` +
+		long + `<figure><img src="/trpl04-01.svg" alt="Two tables"><figcaption>Photo: the stack and the heap, by the author</figcaption></figure>` + long +
+		`</main></body></html>`
+	page, _ := ExtractHTML(doc, nil, Limits{})
+	if !strings.Contains(page.Markdown, "Assigning the integer value") {
+		t.Errorf("a code listing's caption left out:\n%s", page.Markdown)
+	}
+	if strings.Contains(page.Markdown, "by the author") {
+		t.Errorf("a picture's caption kept:\n%s", page.Markdown)
+	}
+	// the tabs over code samples name them
+	tabs := func(panel string) string {
+		return `<div class="tabs"><div><ul role="tablist"><li><a role="tab" href="#npm">npm</a></li><li><a role="tab" href="#yarn">Yarn</a></li><li><a role="tab" href="#pnpm">pnpm</a></li></ul></div>` +
+			`<div role="tabpanel" id="npm">` + panel + `</div></div>`
+	}
+	doc = `<html><body><main><h1>Create a project</h1>` + long + tabs(`<pre><code>npm create tauri-app@latest</code></pre>`) + long + `</main></body></html>`
+	page, _ = ExtractHTML(doc, nil, Limits{})
+	if !strings.Contains(page.Markdown, "Yarn") {
+		t.Errorf("the tabs over code samples left out:\n%s", page.Markdown)
+	}
+	doc = `<html><body><main><h1>Create a project</h1>` + long + tabs(`<p>Run the installer and follow the steps it shows on the screen.</p>`) + long + `</main></body></html>`
+	page, _ = ExtractHTML(doc, nil, Limits{})
+	if strings.Contains(page.Markdown, "Yarn") {
+		t.Errorf("the tabs over prose kept:\n%s", page.Markdown)
+	}
+}
+
+func TestTrailingCodeBlockKept(t *testing.T) {
+	doc := `<html><body><main><h1>Re-synchronizing the database</h1>` +
+		`<p>Suppose that your local database is more up to date than the installed packages, after a partial rollback for example.</p>` +
+		`<p>This method is then the one that re-synchronizes the root file system with the local database:</p>` +
+		`<pre><code>for package in $(pacman -Qq); do
+    pacman -S "$package" --noconfirm
+done</code></pre><p><a href="/share">Share</a></p></main></body></html>`
+	page, _ := ExtractHTML(doc, nil, Limits{})
+	if !strings.Contains(page.Markdown, "--noconfirm") {
+		t.Errorf("the closing code block left out:\n%s", page.Markdown)
+	}
+	if strings.Contains(page.Markdown, "Share") {
+		t.Errorf("the share link after it kept:\n%s", page.Markdown)
+	}
+}

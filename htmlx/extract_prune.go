@@ -311,12 +311,28 @@ func (x *extractor) trimEdges(root int32, drop []bool, xrefs map[int32]bool) {
 	// the tail: what follows the last prose or sentence, from the end
 	for k := len(blocks) - 1; k > last; k-- {
 		b := blocks[k]
-		if x.sentenceLike(b) || x.inDataOrList(b) || x.headingInProse(b, root) || x.pointer(b) || x.under(b, root, xrefs) {
+		if x.sentenceLike(b) || x.inDataOrList(b) || x.headingInProse(b, root) || x.pointer(b) || x.under(b, root, xrefs) || x.inCode(b) {
 			break
 		}
 		x.dropBlock(b, drop)
 	}
 }
+
+// inCode reports a block of a code block (a pre, or a block inside
+// one): a listing is content wherever it comes, never a share bar or
+// a byline.
+func (x *extractor) inCode(b int32) bool {
+	nodes := x.t.nodes
+	for n, k := b, 0; n != nilNode && k < maxCodeDepth; n, k = nodes[n].parent, k+1 {
+		if nodes[n].tag == atom.Pre {
+			return true
+		}
+	}
+	return false
+}
+
+// maxCodeDepth bounds the ancestors looked through for a code block.
+const maxCodeDepth = 8
 
 // subheading reports a heading below the headline's level (h2 to h6)
 // that names what follows: a title, not a standfirst set as a heading,

@@ -512,6 +512,12 @@ func (w *mdWriter) enter(i int32) bool {
 		w.space = true
 	}
 	if w.pre > 0 {
+		if (n.flags&flagCodeLine != 0 || isBlockTag(n.tag) && n.tag != atom.Pre) && !atLineStart(w.para) {
+			// a block in a code block, or an element classed as one
+			// line of it (highlighters that set each line apart by
+			// its box, with no line break between them), starts a line
+			w.para = append(w.para, '\n')
+		}
 		switch n.tag {
 		case atom.Br:
 			w.para = append(w.para, '\n')
@@ -632,6 +638,21 @@ func (w *mdWriter) enter(i int32) bool {
 		if w.stats != nil && w.stats[i].bits&bitDataTable != 0 {
 			w.tables = append(w.tables, &tableState{})
 		}
+	}
+	return true
+}
+
+// atLineStart reports a buffer that is empty or whose last line holds
+// only spaces and tabs so far.
+func atLineStart(b []byte) bool {
+	for i := len(b) - 1; i >= 0; i-- {
+		switch b[i] {
+		case '\n':
+			return true
+		case ' ', '\t':
+			continue
+		}
+		return false
 	}
 	return true
 }

@@ -46,6 +46,7 @@ const (
 	flagChrome                         // page chrome by tag or role
 	flagTablist                        // role=tablist
 	flagTabpanel                       // role=tabpanel
+	flagCodeLine                       // a span or div classed "line": one line of highlighted code
 )
 
 // nilNode marks an absent link in the node arena.
@@ -835,6 +836,7 @@ type attrs struct {
 	chrome    bool
 	tablist   bool // role=tablist
 	tabpanel  bool // role=tabpanel
+	codeLine  bool // class name "line" on a span or div
 	fontBreak bool // a color, face or size attribute (font leaves svg)
 }
 
@@ -856,6 +858,9 @@ func (p *parser) readAttrs(a atom.Atom, hasAttr bool) attrs {
 			at.hints |= classHints(val, &p.scratch)
 			if hiddenClass(val, &p.scratch) {
 				at.hidden = true
+			}
+			if (a == atom.Span || a == atom.Div) && hasClassName(val, "line") {
+				at.codeLine = true
 			}
 			if a == atom.Pre || a == atom.Code {
 				if l := codeLanguage(val); l != "" {
@@ -952,6 +957,23 @@ func (p *parser) readAttrs(a atom.Atom, hasAttr bool) attrs {
 		}
 	}
 	return at
+}
+
+// hasClassName reports whether the class value val holds name as one of
+// its white-space separated names (class names match case-sensitively).
+func hasClassName(val []byte, name string) bool {
+	if !bytes.Contains(val, []byte(name)) {
+		return false
+	}
+	for len(val) > 0 {
+		val = bytes.TrimLeft(val, " \t\n\r\f")
+		f := firstField(val)
+		if string(f) == name {
+			return true
+		}
+		val = val[len(f):]
+	}
+	return false
 }
 
 // firstField returns the first white-space separated field of val.
@@ -1187,6 +1209,9 @@ func (p *parser) startTag(selfClosing bool) {
 			}
 			if at.tabpanel {
 				n.flags |= flagTabpanel
+			}
+			if at.codeLine {
+				n.flags |= flagCodeLine
 			}
 			parent, before := p.parentNode(), nilNode
 			switch a {

@@ -1,6 +1,7 @@
 package htmlx
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"net/url"
@@ -886,7 +887,8 @@ func (x *extractor) related(a, b int32) bool {
 // set): link lists, card groups and what is chrome by a class alone
 // (promo cards, related items) are its content there, and only the
 // page's frame is left out (frameChrome), with, on a product page, the
-// reviews and related items (productChrome); its first and last items are
+// reviews and related items (productChrome), and elsewhere what
+// shoppers say (shoppersSay); its first and last items are
 // not an article's byline and share bar, so the edges are not trimmed;
 // the bodies of its cards, classed as captions by some themes, stay.
 func (x *extractor) prune(root int32, lenient bool) []bool {
@@ -914,6 +916,11 @@ func (x *extractor) prune(root int32, lenient bool) []bool {
 	if !lenient {
 		kinds = x.linkListKinds(root)
 	}
+	labels := x.repeatedLabels(root)
+	// whether the dates of entries go (entryDates), once a date is met
+	entryDates := 0
+	// the lower-cased text of a short element (actionLabel)
+	var label [2 * maxActionChars]byte
 	for i := int(root) + 1; i < len(nodes); i++ {
 		nd := &nodes[i]
 		if drop[nd.parent] {
@@ -961,6 +968,36 @@ func (x *extractor) prune(root int32, lenient bool) []bool {
 			// demo", "Expand"), or the link of an item in a list
 			// classed as buttons (a post's "permalink", "save",
 			// "report"), is an action, not content
+			drop[i] = true
+			continue
+		}
+		if lenient && nd.tag == atom.Time {
+			if entryDates == 0 {
+				entryDates = 2
+				if x.entryDates(root) {
+					entryDates = 1
+				}
+			}
+			if entryDates == 1 {
+				// the date of an entry of a list or a grid: when
+				// its teaser or card was published, not what it
+				// says
+				drop[i] = true
+				continue
+			}
+		}
+		if nd.tag == atom.Dt && labels != nil && s.chars <= maxFieldLabel && labels[x.textOf(int32(i))] >= minLabelRepeat && x.inEntry(int32(i), root) {
+			// the label of a field that every card of a grid
+			// repeats ("Brand Name", "Price"): the cards' template,
+			// said again for each; the value beside it stays
+			drop[i] = true
+			continue
+		}
+		if s.chars <= maxActionChars && (x.st[x.block[i]].ownChars == s.chars || controlTag(nd.tag)) && x.actionLabel(int32(i), lenient, &label) {
+			// a shop's control ("Add to cart", "Quick view",
+			// "Compare"), a button or a line of its own: what a
+			// visitor does with the item, not what the page says
+			// about it
 			drop[i] = true
 			continue
 		}
@@ -1460,7 +1497,28 @@ func (x *extractor) chromeIsContent(i int32, thread bool, kept map[cardKey]bool,
 	case nd.flags&flagTablist != 0 && x.codeTabs(i):
 		return true
 	}
-	return lenient && !x.frameChrome(i) && !x.productChrome(i)
+	return lenient && !x.frameChrome(i) && !x.productChrome(i) && !x.shoppersSay(i)
+}
+
+// shoppersSay reports an element named as reviews or feedback, chrome
+// here, that holds no heading near its start: in content made of many
+// blocks, what shoppers say of the shop or its products (the reviews
+// beside a grid, the rating line of each card), not what the page lists.
+// Reviews that are the page's own stories (a site's app or product
+// reviews) each come under a title, and stay. It looks at maxLeadScan
+// nodes at most.
+func (x *extractor) shoppersSay(i int32) bool {
+	nodes := x.t.nodes
+	if nodes[i].hints&hintReview == 0 {
+		return false
+	}
+	// a review that is one of the page's stories has a title
+	for k, end := i, subtreeEnd(nodes, i); k < end && k-i < maxLeadScan; k++ {
+		if nodes[k].kind == kindElement && headingLevel(nodes[k].tag) > 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // testimonials reports an element classed as reviews or as a call to
@@ -1632,3 +1690,130 @@ func placeholderText(t string) bool {
 
 // maxPlaceholderChars bounds the text of a loading placeholder.
 const maxPlaceholderChars = 10
+
+// maxActionChars bounds the text of a shop's control (actionLabel).
+const maxActionChars = 24
+
+// actionLabels are the labels of the controls a shop sets on its items,
+// lower-cased: putting the item in the cart, the wish list or the
+// comparison, a quick look at it, picking its options.
+var actionLabels = map[string]bool{
+	"add to cart": true, "add to bag": true, "add to basket": true, "add to wishlist": true,
+	"add to wish list": true, "add to compare": true, "add to favorites": true, "add to favourites": true,
+	"compare": true, "quick view": true, "quickview": true, "quick shop": true, "quick add": true,
+	"quick buy": true, "notify me": true, "notify me when available": true, "choose options": true,
+	"select options": true, "more options": true, "buy now": true, "view details": true, "see details": true,
+	"calculate shipping": true, "select your size": true, "select size": true, "choose size": true,
+	// showing more of the items, or more of an item's variants ("+ More")
+	"more": true, "show more": true, "load more": true,
+	// the same in the languages shops most often use beside English
+	"comparer": true, "ne plus comparer": true, "ajouter au panier": true, "vergleichen": true,
+	"in den warenkorb": true, "comparar": true, "añadir al carrito": true, "agregar al carrito": true,
+	"confronta": true, "aggiungi al carrello": true, "vergelijk": true, "in winkelwagen": true,
+}
+
+// controlTag reports the tags of the controls of a page: links, buttons,
+// the labels of inputs.
+func controlTag(a atom.Atom) bool {
+	return a == atom.A || a == atom.Button || a == atom.Label
+}
+
+// badgeLabels are the badges a shop sets on the cards of its grid,
+// lower-cased: the item's status, not what it is.
+var badgeLabels = map[string]bool{
+	"new": true, "sale": true, "new arrival": true, "top rated": true, "award winner": true,
+	"limited edition": true, "best seller": true, "bestseller": true, "sold out": true,
+}
+
+// actionLabel reports an element whose text is one of actionLabels, or
+// in content made of many blocks (cards) one of badgeLabels, in any case,
+// with a leading "+" and trailing punctuation left out. The text is
+// gathered into buf, white space collapsed; a longer one is no label.
+func (x *extractor) actionLabel(i int32, cards bool, buf *[2 * maxActionChars]byte) bool {
+	nodes := x.t.nodes
+	n := 0
+	space := false
+	for k, end := i+1, subtreeEnd(nodes, i); k < end; k++ {
+		if nodes[k].kind != kindText {
+			continue
+		}
+		t := nodes[k].text
+		for j := 0; j < len(t); j++ {
+			c := t[j]
+			if c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == '\f' {
+				space = n > 0
+				continue
+			}
+			if space {
+				if n == len(buf) {
+					return false
+				}
+				buf[n] = ' '
+				n++
+				space = false
+			}
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			if n == len(buf) {
+				return false
+			}
+			buf[n] = c
+			n++
+		}
+		space = n > 0
+	}
+	t := bytes.TrimSpace(bytes.TrimLeft(bytes.TrimRight(buf[:n], " .:!…"), "+ "))
+	if len(t) < 3 || len(t) > maxActionChars {
+		return false
+	}
+	return actionLabels[string(t)] || cards && badgeLabels[string(t)]
+}
+
+// repeatedLabels counts the texts of the short <dt> labels inside root
+// (nil when there are none).
+func (x *extractor) repeatedLabels(root int32) map[string]int {
+	nodes := x.t.nodes
+	var m map[string]int
+	for i, end := root, subtreeEnd(nodes, root); i < end; i++ {
+		if nodes[i].kind == kindElement && nodes[i].tag == atom.Dt && x.st[i].chars > 0 && x.st[i].chars <= maxFieldLabel {
+			if m == nil {
+				m = map[string]int{}
+			}
+			m[x.textOf(i)]++
+		}
+	}
+	return m
+}
+
+// maxFieldLabel bounds the text of a field's label; minLabelRepeat is
+// how often a label comes for it to be a template's.
+const (
+	maxFieldLabel  = 30
+	minLabelRepeat = 10
+)
+
+// inEntry reports a node inside an entry (isEntry: a card, a teaser)
+// below root, looking up maxEntryUp ancestors.
+func (x *extractor) inEntry(i, root int32) bool {
+	nodes := x.t.nodes
+	n := nodes[i].parent
+	for k := 0; k < maxEntryUp && n != nilNode && n != root; k++ {
+		if x.isEntry(n) {
+			return true
+		}
+		n = nodes[n].parent
+	}
+	return false
+}
+
+// maxEntryUp bounds how far up inEntry looks.
+const maxEntryUp = 6
+
+// entryDates reports a root made of entries (a run of teasers or cards,
+// entryRun, or a grid of them, holdsGrid) that link to no member's page:
+// the dates of its entries are when each was published. The posts of a
+// thread, headed by their writers' member links, keep theirs.
+func (x *extractor) entryDates(root int32) bool {
+	return (x.entryRun(root) || x.holdsGrid(root, nilNode)) && !x.memberLinkIn(root)
+}

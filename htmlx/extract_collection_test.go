@@ -342,3 +342,224 @@ func TestCardNameSpans(t *testing.T) {
 		}
 	}
 }
+
+// TestShopControlsOfCards: the controls a shop sets on each card ("Add to
+// cart", "Quick view", "Compare"), each on a line of its own, are left
+// out; the same words inside a sentence, and a longer label, stay.
+func TestShopControlsOfCards(t *testing.T) {
+	var cards strings.Builder
+	for _, name := range []string{"Walnut desk lamp", "Brass floor lamp", "Linen pendant shade", "Oak table lamp"} {
+		cards.WriteString(`<li class="card"><a href="/p/1"><img src="l.jpg" alt=""></a><h3><a href="/p/1">` + name +
+			`</a></h3><span class="price">$89</span><button class="qv">Quick View</button>` +
+			`<label><input type="checkbox"> Compare</label><a href="/cart/add" class="add">Add to Cart</a></li>`)
+	}
+	page := `<html><head><meta property="og:type" content="website"><title>Lamps</title></head><body>
+<main><h1>Lamps</h1><ul class="grid">` + cards.String() + `</ul>
+<p>Compare our lamps side by side and add to cart the ones you like; every lamp ships free.</p></main></body></html>`
+	p, err := ExtractHTML(page, nil, Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"Walnut desk lamp", "Oak table lamp", "$89", "Compare our lamps side by side"} {
+		if !strings.Contains(p.Markdown, want) {
+			t.Errorf("missing %q in:\n%s", want, p.Markdown)
+		}
+	}
+	for _, bad := range []string{"Quick View", "Add to Cart", "\nCompare\n", "- Compare"} {
+		if strings.Contains(p.Markdown, bad) {
+			t.Errorf("kept %q in:\n%s", bad, p.Markdown)
+		}
+	}
+}
+
+// TestShoppersReviewsBesideGrid: in a grid of products, the shop's
+// customer reviews and the rating line of each card ("4.8 (120)") are what
+// shoppers say, and go; a list of reviews that are the page's stories,
+// each under its title, stays.
+func TestShoppersReviewsBesideGrid(t *testing.T) {
+	var grid strings.Builder
+	for k := 0; k < 12; k++ {
+		n := string(rune('a' + k))
+		grid.WriteString(`<div class="product-card"><a href="/p/` + n + `"><img src="p.jpg" alt=""></a><h3><a href="/p/` + n + `">Chess set model ` + n +
+			`</a></h3><span class="price">$12` + n + `</span><div class="product-reviews-summary">4.8 (120)</div></div>`)
+	}
+	page := `<html><head><title>Chess sets</title></head><body>
+<header><nav><a href="/">Home</a> <a href="/sets">Sets</a></nav></header>
+<main><h1>Chess sets</h1><p>Our chess sets are made by hand from boxwood and ebony, weighted for a steady game, and come with a board of the matching size.</p>
+<p>Tournament sets follow the sizes the federations ask for, with a king of three and three quarter inches and squares of two and a quarter.</p>
+<div class="results">` + grid.String() + `</div>
+<div class="customer-reviews"><div class="review"><p>The board arrived quickly and the pieces are heavier than I expected, a lovely set for the price.</p><p>Margaret, Leeds</p></div>
+<div class="review"><p>Beautiful craftsmanship and fast delivery; my son plays with it every evening after school.</p><p>Tom, Bath</p></div></div></main>
+<footer><p>Copyright Chess Shop. All rights reserved.</p></footer></body></html>`
+	p, err := ExtractHTML(page, nil, Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"Chess set model a", "Chess set model l", "$12a"} {
+		if !strings.Contains(p.Markdown, want) {
+			t.Errorf("missing %q in:\n%s", want, p.Markdown)
+		}
+	}
+	for _, bad := range []string{"heavier than I expected", "Margaret", "4.8 (120)"} {
+		if strings.Contains(p.Markdown, bad) {
+			t.Errorf("kept %q in:\n%s", bad, p.Markdown)
+		}
+	}
+	// the reviews a site publishes are its stories, each with a title
+	var stories strings.Builder
+	for k := 0; k < 6; k++ {
+		n := string(rune('a' + k))
+		stories.WriteString(`<div class="app-review"><a href="/r/` + n + `"><img src="a.jpg" alt=""></a><span>Review:</span><h2><a href="/r/` + n + `">Puzzle app number ` + n + ` tested</a></h2></div>`)
+	}
+	list := `<html><head><title>App reviews</title></head><body><main><h1>App reviews</h1><div class="reviews-list">` + stories.String() + `</div></main></body></html>`
+	p, err = ExtractHTML(list, nil, Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(p.Markdown, "Puzzle app number a tested") || !strings.Contains(p.Markdown, "Puzzle app number f tested") {
+		t.Errorf("dropped the reviews that are the page's stories:\n%s", p.Markdown)
+	}
+}
+
+// TestCardBadges: the badges on the cards of a grid ("New", "Sale",
+// "Top Rated") are the items' status, and go; a name that starts with
+// such a word stays, and so does the word in an article's prose.
+func TestCardBadges(t *testing.T) {
+	var grid strings.Builder
+	for k, badge := range []string{"New", "Sale", "Top Rated", "New", "Sold out", "Sale"} {
+		n := string(rune('a' + k))
+		grid.WriteString(`<li class="tile"><a href="/p/` + n + `"><img src="s.jpg" alt=""></a><div class="tile-flag">` + badge +
+			`</div><h3><a href="/p/` + n + `">New Balance runner ` + n + `</a></h3><div class="price">$9` + n + `</div></li>`)
+	}
+	page := `<html><head><title>Running shoes</title></head><body>
+<main><h1>Running shoes</h1><ul class="grid">` + grid.String() + `</ul></main></body></html>`
+	p, err := ExtractHTML(page, nil, Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"New Balance runner a", "New Balance runner f", "$9a"} {
+		if !strings.Contains(p.Markdown, want) {
+			t.Errorf("missing %q in:\n%s", want, p.Markdown)
+		}
+	}
+	for _, bad := range []string{"Sale", "Top Rated", "Sold out", "\nNew\n"} {
+		if strings.Contains(p.Markdown, bad) {
+			t.Errorf("kept %q in:\n%s", bad, p.Markdown)
+		}
+	}
+	article := `<html><head><title>Winter sales</title></head><body><article><h1>Winter sales</h1>
+<p>Shops cut their prices in January, when the winter stock has to go before the spring collections arrive in the stores.</p>
+<p>Sale</p>
+<p>The best bargains are in the first week, before the sizes run out and the rails are picked over by the early shoppers.</p></article></body></html>`
+	p, err = ExtractHTML(article, nil, Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(p.Markdown, "\nSale\n") {
+		t.Errorf("dropped a word of an article:\n%s", p.Markdown)
+	}
+}
+
+// TestRepeatedFieldLabels: the <dt> labels every card of a grid repeats
+// ("Brand Name", "Price") are the card's template and go, their values
+// stay; the terms of a definition list outside cards stay however often
+// they repeat.
+func TestRepeatedFieldLabels(t *testing.T) {
+	var grid strings.Builder
+	for k := 0; k < 12; k++ {
+		n := string(rune('a' + k))
+		grid.WriteString(`<article class="item"><a href="/p/` + n + `"><img src="s.jpg" alt=""><dl><dt>Brand Name</dt><dd>Trailmaker</dd>` +
+			`<dt>Product Name</dt><dd>Ridge runner ` + n + `</dd><dt>Price</dt><dd>$8` + n + `</dd></dl></a></article>`)
+	}
+	page := `<html><head><title>Sneakers</title></head><body><main><h1>Sneakers</h1><div class="results">` + grid.String() + `</div></main></body></html>`
+	p, err := ExtractHTML(page, nil, Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"Ridge runner a", "Ridge runner l", "Trailmaker", "$8a"} {
+		if !strings.Contains(p.Markdown, want) {
+			t.Errorf("missing %q in:\n%s", want, p.Markdown)
+		}
+	}
+	for _, bad := range []string{"Brand Name", "Product Name", "Price"} {
+		if strings.Contains(p.Markdown, bad) {
+			t.Errorf("kept %q in:\n%s", bad, p.Markdown)
+		}
+	}
+	var defs strings.Builder
+	for k := 0; k < 12; k++ {
+		n := string(rune('a' + k))
+		defs.WriteString(`<h3>option_` + n + `</h3><dl><dt>Type</dt><dd>integer, the number of retries before the client gives up</dd><dt>Default</dt><dd>` + n + `</dd></dl>`)
+	}
+	doc := `<html><head><title>Client options</title></head><body><main><h1>Client options</h1>
+<p>Every option of the client is listed below with its type and its default value, in the order the constructor reads them.</p>` + defs.String() + `</main></body></html>`
+	p, err = ExtractHTML(doc, nil, Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Count(p.Markdown, "Default") < 12 {
+		t.Errorf("dropped the terms of a definition list:\n%s", p.Markdown)
+	}
+}
+
+// TestMoreControls: "+ More" on a card (its other colours) and the
+// "Load more" button under a grid work the page; they are not content.
+func TestMoreControls(t *testing.T) {
+	var grid strings.Builder
+	for k := 0; k < 6; k++ {
+		n := string(rune('a' + k))
+		grid.WriteString(`<li class="tile"><a href="/p/` + n + `"><img src="d.jpg" alt=""></a><h3><a href="/p/` + n + `">Standing desk frame ` + n +
+			`</a></h3><div class="price">$59` + n + `</div><a class="swatch-more" href="/p/` + n + `#colors">+ More</a></li>`)
+	}
+	page := `<html><head><title>Standing desks</title></head><body>
+<main><h1>Standing desks</h1><ul class="grid">` + grid.String() + `</ul><button class="load">Load more</button></main></body></html>`
+	p, err := ExtractHTML(page, nil, Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(p.Markdown, "Standing desk frame f") {
+		t.Errorf("missing the cards in:\n%s", p.Markdown)
+	}
+	for _, bad := range []string{"More", "Load more"} {
+		if strings.Contains(p.Markdown, bad) {
+			t.Errorf("kept %q in:\n%s", bad, p.Markdown)
+		}
+	}
+}
+
+// TestEntryDates: the <time> of each teaser of a list is when it was
+// published, and goes; the posts of a thread, under their writers'
+// member links, keep their dates.
+func TestEntryDates(t *testing.T) {
+	var list strings.Builder
+	for k := 0; k < 8; k++ {
+		n := string(rune('a' + k))
+		list.WriteString(`<div class="teaser"><a href="/news/` + n + `"><img src="t.jpg" alt=""></a><h3><a href="/news/` + n + `">Robot arm story ` + n +
+			`</a></h3><time datetime="2025-03-0` + string(rune('1'+k)) + `">March ` + string(rune('1'+k)) + `, 2025</time></div>`)
+	}
+	page := `<html><head><title>Robotics news</title></head><body><main><h1>Robotics news</h1><div class="feed">` + list.String() + `</div></main></body></html>`
+	p, err := ExtractHTML(page, nil, Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(p.Markdown, "Robot arm story a") || !strings.Contains(p.Markdown, "Robot arm story h") {
+		t.Errorf("missing the teasers in:\n%s", p.Markdown)
+	}
+	if strings.Contains(p.Markdown, "March") {
+		t.Errorf("kept the teasers' dates in:\n%s", p.Markdown)
+	}
+	var posts strings.Builder
+	for k := 0; k < 4; k++ {
+		n := string(rune('a' + k))
+		posts.WriteString(`<div class="post"><a href="/members/user-` + n + `"><img src="u.png" alt=""></a><a href="/members/user-` + n + `">user_` + n +
+			`</a><time datetime="2025-04-0` + string(rune('1'+k)) + `">April ` + string(rune('1'+k)) + `, 2025</time><p>My lathe stalls under load, ` + n + `.</p></div>`)
+	}
+	thread := `<html><head><title>Lathe stalls</title></head><body><main><h1>Lathe stalls</h1><div class="thread">` + posts.String() + `</div></main></body></html>`
+	p, err = ExtractHTML(thread, nil, Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(p.Markdown, "April 1, 2025") {
+		t.Errorf("dropped the dates of a thread's posts:\n%s", p.Markdown)
+	}
+}

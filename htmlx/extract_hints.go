@@ -446,7 +446,10 @@ func controlWord(w []byte) bool {
 // "hascomments" describe the layout around an element, not the element.
 // (A figure "withoutCaption" is still a figure's furniture.)
 func layoutWord(w []byte) bool {
-	for _, p := range []string{"without", "with", "has", "no"} {
+	if len(w) < 5 || w[0] != 'w' && w[0] != 'h' && w[0] != 'n' {
+		return false
+	}
+	for _, p := range [...]string{"without", "with", "has", "no"} {
 		if len(w) > len(p)+2 && string(w[:len(p)]) == p {
 			rest := w[len(p):]
 			return (tokenHints(rest)|compoundHints(rest, nil))&(hintsNegative|hintHeader) != 0

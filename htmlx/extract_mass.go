@@ -871,9 +871,13 @@ var memberPaths = []string{"members/", "member/", "users/", "user/", "u/", "prof
 // memberLink reports a link to a member's page: one of memberPaths that
 // starts the href or one of its path segments or query parameters.
 func memberLink(href string) bool {
-	for _, p := range memberPaths {
-		for i := 0; i+len(p) <= len(href); i++ {
-			if (i == 0 || href[i-1] == '/' || href[i-1] == '?' || href[i-1] == '&') && strings.EqualFold(href[i:i+len(p)], p) {
+	for i := 0; i < len(href); i++ {
+		if i > 0 && href[i-1] != '/' && href[i-1] != '?' && href[i-1] != '&' {
+			continue
+		}
+		rest := href[i:]
+		for _, p := range memberPaths {
+			if len(p) <= len(rest) && strings.EqualFold(rest[:len(p)], p) {
 				return true
 			}
 		}

@@ -201,24 +201,25 @@ func (x *extractor) dropAuthorBoxes(root int32, drop []bool) {
 // authorLink reports a link to the page of an author, where blogs and
 // news sites list what that person wrote.
 func authorLink(href string) bool {
-	for _, p := range authorPaths {
-		if containsFold(href, p) {
-			return true
+	// every path starts with a slash: only those places are compared
+	for i := strings.IndexByte(href, '/'); i >= 0; {
+		rest := href[i:]
+		for _, p := range authorPaths {
+			if len(p) <= len(rest) && strings.EqualFold(rest[:len(p)], p) {
+				return true
+			}
 		}
+		j := strings.IndexByte(rest[1:], '/')
+		if j < 0 {
+			break
+		}
+		i += 1 + j
 	}
 	return false
 }
 
+// authorPaths are the path segments of the pages of an author.
 var authorPaths = []string{"/author/", "/authors/"}
-
-func containsFold(s, sub string) bool {
-	for i := 0; i+len(sub) <= len(s); i++ {
-		if strings.EqualFold(s[i:i+len(sub)], sub) {
-			return true
-		}
-	}
-	return false
-}
 
 // maxBioUp bounds the climb from an author's link to the box holding
 // the bio; maxBioChars the text of the box.

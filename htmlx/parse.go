@@ -440,6 +440,7 @@ type parser struct {
 	titleSeen    bool
 	stopped      bool
 	scratch      []byte
+	classCache   [classSlots]classSlot // see classInfo
 	hiddenSel    hiddenSelectors
 	pageHidden   bool // <html> or <body> hidden by its own markup: nothing is shown
 	// afe lists the formatting elements that are still active in the
@@ -848,18 +849,16 @@ func (p *parser) readAttrs(a atom.Atom, hasAttr bool) attrs {
 		key, val, hasAttr = z.TagAttr()
 		switch string(key) {
 		case "class":
-			at.class = classHash(val)
-			if f := firstField(val); bytes.IndexAny(f, "0123456789") < 0 {
-				at.class1 = classHash(f)
-			}
+			ci := p.classInfo(val)
+			at.class, at.class1 = ci.class, ci.class1
 			if p.hiddenSel.hidesClass(val) {
 				at.hidden = true
 			}
-			at.hints |= classHints(val, &p.scratch)
-			if hiddenClass(val, &p.scratch) {
+			at.hints |= ci.hints
+			if ci.hidden {
 				at.hidden = true
 			}
-			if (a == atom.Span || a == atom.Div) && hasClassName(val, "line") {
+			if (a == atom.Span || a == atom.Div) && ci.line {
 				at.codeLine = true
 			}
 			if a == atom.Pre || a == atom.Code {
@@ -978,13 +977,76 @@ func hasClassName(val []byte, name string) bool {
 
 // firstField returns the first white-space separated field of val.
 func firstField(val []byte) []byte {
-	val = bytes.TrimLeft(val, " \t\n\r\f")
+	for len(val) > 0 && isCSSSpace(val[0]) {
+		val = val[1:]
+	}
 	for i, c := range val {
 		if c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' {
 			return val[:i]
 		}
 	}
 	return val
+}
+
+// classFacts are what a class value says whatever element carries it:
+// its hashes, its hint bits, whether a conventional class hides it, and
+// whether it names a line of code.
+type classFacts struct {
+	class, class1 uint32
+	hints         uint32
+	hidden        bool
+	line          bool
+}
+
+// classSlots is the size of the table of class values a parse
+// remembers; a value's slot is picked by its 64-bit hash, and a later
+// value with the same slot takes it over.
+const classSlots = 512
+
+// classSlot is a remembered class value: its 64-bit FNV-1a hash (never
+// zero) and its facts.
+type classSlot struct {
+	key   uint64
+	facts classFacts
+}
+
+// classInfo returns the facts of a class value. A page repeats its
+// class values many times over (every card, row and post), so each
+// value's facts are remembered in a table of classSlots slots, by a
+// 64-bit hash: no allocation, and two values would have to share all
+// 64 bits to be taken for one another.
+func (p *parser) classInfo(val []byte) classFacts {
+	key := uint64(14695981039346656037)
+	for _, c := range val {
+		key ^= uint64(c)
+		key *= 1099511628211
+	}
+	key |= 1
+	slot := &p.classCache[key%classSlots]
+	if slot.key == key {
+		return slot.facts
+	}
+	ci := classFacts{
+		class:  classHash(val),
+		hints:  classHints(val, &p.scratch),
+		hidden: hiddenClass(val, &p.scratch),
+		line:   hasClassName(val, "line"),
+	}
+	if f := firstField(val); !hasDigit(f) {
+		ci.class1 = classHash(f)
+	}
+	*slot = classSlot{key: key, facts: ci}
+	return ci
+}
+
+// hasDigit reports an ASCII digit in b.
+func hasDigit(b []byte) bool {
+	for _, c := range b {
+		if '0' <= c && c <= '9' {
+			return true
+		}
+	}
+	return false
 }
 
 // classHash is the FNV-1a hash of a class value with white space

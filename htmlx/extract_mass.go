@@ -459,13 +459,8 @@ const maxRepeatUp = 8
 // ("section hero", "section faq"), are not a run.
 // It returns root when there is none.
 func (x *extractor) repeatedSet(root int32) int32 {
-	nodes := x.t.nodes
-	n := root
-	for j := 0; j < maxRepeatUp && n > 0; j++ {
-		p := nodes[n].parent
-		if p == nilNode {
-			break
-		}
+	return x.widenToSet(root, func(p, n int32) bool {
+		nodes := x.t.nodes
 		nd := &nodes[n]
 		k, sum := 0, int32(0)
 		// the siblings marked apart from n: how many, their text, and
@@ -491,7 +486,22 @@ func (x *extractor) repeatedSet(root int32) int32 {
 		if k == 1 && alike >= 2 && !mixed {
 			k, sum = k+alike, sum+alikeSum
 		}
-		if k >= 2 && float32(sum) >= repeatShare*float32(x.st[p].chars) && sum-x.st[n].chars >= x.st[n].chars/4 {
+		return k >= 2 && float32(sum) >= repeatShare*float32(x.st[p].chars) && sum-x.st[n].chars >= x.st[n].chars/4
+	})
+}
+
+// widenToSet goes up from root, at most maxRepeatUp levels, and returns
+// the first ancestor p where isSet(p, n) holds, n being p's child on the
+// way; root when there is none.
+func (x *extractor) widenToSet(root int32, isSet func(p, n int32) bool) int32 {
+	nodes := x.t.nodes
+	n := root
+	for j := 0; j < maxRepeatUp && n > 0; j++ {
+		p := nodes[n].parent
+		if p == nilNode {
+			break
+		}
+		if isSet(p, n) {
 			return p
 		}
 		n = p
@@ -894,13 +904,8 @@ func memberLink(href string) bool {
 // short (one reply to a question): the members' links say they are
 // posts. It returns root when there is none.
 func (x *extractor) memberThread(root int32) int32 {
-	nodes := x.t.nodes
-	n := root
-	for j := 0; j < maxRepeatUp && n > 0; j++ {
-		p := nodes[n].parent
-		if p == nilNode {
-			break
-		}
+	return x.widenToSet(root, func(p, n int32) bool {
+		nodes := x.t.nodes
 		nd := &nodes[n]
 		k, members := 0, 0
 		var sum int32
@@ -916,10 +921,6 @@ func (x *extractor) memberThread(root int32) int32 {
 				members++
 			}
 		}
-		if k >= 2 && members*3 >= k*2 && float32(sum) >= repeatShare*float32(x.st[p].chars) {
-			return p
-		}
-		n = p
-	}
-	return root
+		return k >= 2 && members*3 >= k*2 && float32(sum) >= repeatShare*float32(x.st[p].chars)
+	})
 }

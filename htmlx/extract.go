@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"golang.org/x/net/html/atom"
@@ -50,6 +51,61 @@ const (
 	minVeiledChars = 200
 	minScriptBytes = 1024
 )
+
+// A page whose readable content is a remnant (fewer than maxRemnantWords
+// words) is shown by scripts too when it keeps far more text out of
+// sight (minRemnantVeiled characters) or carries an application's code
+// (minRemnantScript bytes of script). The bars are higher than for an
+// empty page: a short page that is short on purpose says what it has to
+// say beside its analytics.
+const (
+	maxRemnantWords  = 16
+	minRemnantVeiled = 1024
+	minRemnantScript = 64 << 10
+)
+
+// remnant reports Markdown whose text has fewer than maxRemnantWords
+// words. Link targets are not text; a word is a run of letters and
+// digits, and each Han character or kana counts as one, since those
+// scripts do not space their words.
+func remnant(md string) bool {
+	words, inWord := 0, false
+	for i := 0; i < len(md); {
+		if strings.HasPrefix(md[i:], "](") {
+			// a link's target, up to its closing parenthesis
+			j := strings.IndexByte(md[i:], ')')
+			if j < 0 {
+				break
+			}
+			i, inWord = i+j+1, false
+			continue
+		}
+		if strings.HasPrefix(md[i:], "<http") {
+			j := strings.IndexByte(md[i:], '>')
+			if j < 0 {
+				break
+			}
+			i, inWord = i+j+1, false
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(md[i:])
+		i += n
+		switch {
+		case unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana):
+			words, inWord = words+1, false
+		case unicode.IsLetter(r) || unicode.IsDigit(r):
+			if !inWord {
+				words, inWord = words+1, true
+			}
+		default:
+			inWord = false
+		}
+		if words >= maxRemnantWords {
+			return false
+		}
+	}
+	return true
+}
 
 // ExtractHTML returns the main content of an HTML document (already UTF-8)
 // as Markdown, led by the article's headline. Scripts, styles, templates,
@@ -98,6 +154,14 @@ func extractHTML(doc string, base *url.URL, maxNodes, maxDepth int) (Page, int, 
 			return page, 0, ErrShownByScripts
 		}
 		return page, 0, ErrNothingExtracted
+	}
+	if (t.veiledChars >= minRemnantVeiled || t.scriptBytes >= minRemnantScript) && remnant(page.Markdown) {
+		// what shows is a scrap of the page's frame (its name, a
+		// "Skip to content", a copyright line) while its text waits for
+		// scripts: handing the scrap over as the page's content would
+		// give a confident, wrong picture of it
+		page.Markdown = ""
+		return page, 0, ErrShownByScripts
 	}
 	if len(page.Markdown) != len(md) {
 		headLen = 0

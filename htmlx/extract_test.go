@@ -362,3 +362,53 @@ func TestREQ_PAGE_006_ShownByScripts(t *testing.T) {
 		t.Fatalf("visible content: %v %q", err, page.Markdown)
 	}
 }
+
+// TestREQ_PAGE_006_RemnantShownByScripts: a page whose readable content is
+// a scrap of its frame (the site's name, "Skip to content", a copyright
+// line) while it keeps far more text out of sight, or carries an
+// application's code, is ErrShownByScripts with no Markdown, not the
+// scrap. A page short on purpose keeps its content beside an analytics
+// script or a small hidden menu, and words of scripts that do not space
+// them count one a character.
+func TestREQ_PAGE_006_RemnantShownByScripts(t *testing.T) {
+	text := strings.Repeat("Every reply in this thread compares two eyepieces for the same small telescope. ", 16)
+	bundle := "<script>" + strings.Repeat("window.app.render(document.getElementById('root'), window.__state);\n", 1000) + "</script>"
+	analytics := "<script>" + strings.Repeat("window.dataLayer.push({event: 'view'});\n", 30) + "</script>"
+	jaLine := "この道具は小さな望遠鏡のための二つの接眼レンズを比べるためのものです。"
+	cases := []struct {
+		name, doc string
+		scripts   bool
+	}{
+		{"site name over hidden posts", `<body><header><a href="https://forum.example/">Example Forums</a></header><div class="posts" hidden><p>` + text + `</p></div></body>`, true},
+		{"copyright over hidden article", `<body><div id="app" style="display:none"><article><p>` + text + `</p></article></div><footer><p>© 2026 Example Ltd. All rights reserved.</p></footer></body>`, true},
+		{"skip link beside a bundle", `<body><a href="#main">Skip to content</a><div id="root"></div>` + bundle + `</body>`, true},
+		{"short page beside analytics", `<body><main><p>This page moved to its new address.</p></main>` + analytics + `</body>`, false},
+		{"short page beside a hidden menu", `<body><nav hidden><a href="/a">Alpha</a> <a href="/b">Beta</a></nav><main><p>Opening hours: nine to five, closed on Sundays.</p></main></body>`, false},
+		{"unspaced words over hidden text", `<body><main><p>` + jaLine + `</p></main><div hidden><p>` + text + `</p></div></body>`, false},
+	}
+	for _, c := range cases {
+		page, err := ExtractHTML(c.doc, nil, Limits{})
+		if got := errors.Is(err, ErrShownByScripts); got != c.scripts {
+			t.Errorf("%s: shown by scripts = %v (err %v), want %v", c.name, got, err, c.scripts)
+		}
+		if c.scripts && page.Markdown != "" {
+			t.Errorf("%s: the scrap is returned: %q", c.name, page.Markdown)
+		}
+		if !c.scripts && (err != nil || page.Markdown == "") {
+			t.Errorf("%s: content lost: %v %q", c.name, err, page.Markdown)
+		}
+	}
+	// a link's target is not text: fifteen words behind a long address
+	// are still a remnant, sixteen are not
+	long := "(https://example.org/" + strings.Repeat("many-words-in-a-path/", 10) + ")"
+	words := strings.Fields(strings.Repeat("word ", maxRemnantWords))
+	if !remnant("[" + strings.Join(words[:maxRemnantWords-1], " ") + "]" + long) {
+		t.Errorf("fifteen words and a link target: not a remnant")
+	}
+	if remnant("[" + strings.Join(words, " ") + "]" + long) {
+		t.Errorf("sixteen words: a remnant")
+	}
+	if remnant(jaLine) {
+		t.Errorf("a sentence of %d characters without spaces: a remnant", utf8.RuneCountInString(jaLine))
+	}
+}

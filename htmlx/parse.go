@@ -416,8 +416,8 @@ type tree struct {
 	// veiledChars counts, up to maxVeiledCount, the characters of text
 	// the page keeps out of sight (see parser.countVeiled)
 	veiledChars int
-	// scriptBytes counts, up to about maxVeiledCount, the bytes of
-	// script code (structured data left out)
+	// scriptBytes counts the bytes of script code (structured data
+	// left out)
 	scriptBytes int
 	tablists    int // elements with role=tablist
 	counted     int // elements and text runs parsed
@@ -734,7 +734,7 @@ func (p *parser) text(raw []byte, start int) {
 	}
 	if p.skipping() {
 		p.dropNewline = false
-		if e := p.current(); e.tag == atom.Script && !e.ldjson && p.t.scriptBytes < maxVeiledCount {
+		if e := p.current(); e.tag == atom.Script && !e.ldjson {
 			p.t.scriptBytes += len(raw)
 		}
 		if e := p.current(); e.veiled {

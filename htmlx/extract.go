@@ -575,7 +575,7 @@ func (x *extractor) markJunk(raw []int32) {
 			neg = true
 		}
 		if nd.hints&hintsNegative != 0 && nd.hints&(hintArticleBody|hintMain) == 0 &&
-			(headingLevel(nd.tag) == 0 || nd.hints&hintUserCard != 0) {
+			(headingLevel(nd.tag) == 0 || nd.hints&hintUserCard != 0) && !pagedResults(nd.hints, img != nil && img[i], raw[i]) {
 			// a heading's class names its style, not chrome, unless
 			// it names the heading's part (a post author's rank)
 			neg = true
@@ -586,13 +586,26 @@ func (x *extractor) markJunk(raw []int32) {
 	}
 }
 
+// pagedResults reports an element named only for pagination ("pager",
+// "filtering-and-pagination", hints h) that holds pictures and
+// minPagedChars of text (chars): the results a pager pages through, not the bar of page numbers,
+// which is short.
+func pagedResults(h uint32, pictures bool, chars int32) bool {
+	return h&hintPager != 0 && h&hintsNegative == hintNav && pictures && chars >= minPagedChars
+}
+
+// minPagedChars is the text of an element named for pagination that
+// holds the results it pages through.
+const minPagedChars = 500
+
 // imagesBelow marks the elements with an image below them, when the
-// page names filters (nil otherwise), in one pass up the tree.
+// page names filters or pagination (nil otherwise), in one pass up the
+// tree.
 func (x *extractor) imagesBelow() []bool {
 	nodes := x.t.nodes
 	any := false
 	for i := range nodes {
-		if nodes[i].hints&hintFilter != 0 {
+		if nodes[i].hints&(hintFilter|hintPager) != 0 {
 			any = true
 			break
 		}

@@ -1,6 +1,7 @@
 package htmlx
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -562,4 +563,30 @@ func TestEntryDates(t *testing.T) {
 	if !strings.Contains(p.Markdown, "April 1, 2025") {
 		t.Errorf("dropped the dates of a thread's posts:\n%s", p.Markdown)
 	}
+}
+
+// TestPagedResultsAreNotAPager: an element named for pagination that
+// holds the pictures and text of a grid ("filtering-and-pagination"
+// around a shop's products) is the results a pager pages through, and
+// stays; the bar of page numbers, named the same and short, goes.
+func TestPagedResultsAreNotAPager(t *testing.T) {
+	var grid strings.Builder
+	for k := 1; k <= 12; k++ {
+		n := strconv.Itoa(k)
+		grid.WriteString(`<article class="product-card"><a href="/p/` + n + `"><img src="t` + n + `.jpg" alt="Trail tee ` + n + `"></a>` +
+			`<h4><a href="/p/` + n + `">Trail tee ` + n + `</a></h4><p>relaxed fit, organic cotton jersey</p><p>Moss green</p><span>$2` + n + `</span></article>`)
+	}
+	page := `<html><head><title>Men's tees | Fellgear</title></head><body>
+<header><nav><a href="/">Home</a> <a href="/men">Men</a> <a href="/women">Women</a></nav></header>
+<main><h1>Tees and tops</h1><p>48 products</p>
+<div class="filtering-and-pagination_page-container__x6fa1">
+<div class="grid">` + grid.String() + `</div>
+<div class="pagination"><a href="?page=1">1</a> <a href="?page=2">2</a> <a href="?page=3">3</a> <a href="?page=4">4</a> <a href="?page=2">Next page</a></div>
+</div></main>
+<footer><p>Copyright Fellgear. All rights reserved.</p></footer></body></html>`
+	p, err := ExtractHTML(page, nil, Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkText(t, p.Markdown, []string{"Trail tee 1", "Trail tee 12", "Moss green"}, []string{"Next page"})
 }

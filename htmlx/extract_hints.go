@@ -36,6 +36,7 @@ const (
 	hintCTA                            // a call to action: cta (see proseInChrome, frameChrome)
 	hintFilter                         // the filters of a listing: filters, facets
 	hintRoleButton                     // role=button: a control, when it leads nowhere (prune)
+	hintPager                          // pagination, pager (with hintNav): see markJunk
 )
 
 // hintsNegative are the bits that mark an element as boilerplate.
@@ -73,9 +74,11 @@ func tokenHints(w []byte) uint32 {
 	// "tabs" is left out: a tab widget holds content panels; its bar
 	// of tabs is role=tablist, a link list, or too short to matter
 	case "nav", "navbar", "navigation", "menu", "menus", "breadcrumb",
-		"breadcrumbs", "pagination", "pager", "toc", "submenu", "dropdown",
+		"breadcrumbs", "toc", "submenu", "dropdown",
 		"skip", "jump", "jumplinks":
 		return hintNav
+	case "pagination", "pager":
+		return hintNav | hintPager
 	case "share", "shares", "sharing", "social", "sharebar", "sharethis",
 		"addthis", "socials", "follow":
 		return hintShare
@@ -167,7 +170,7 @@ var (
 	formsO = []compoundForm{{"outbrain", hintRelated}}
 	// a popover ("iPwaInstallPopover", "share-popover") floats over
 	// the page: an install prompt, a menu, a tooltip, never its content
-	formsP = []compoundForm{{"postcontent", hintArticleBody}, {"postbody", hintArticleBody}, {"posttext", hintArticleBody}, {"pagination", hintNav}, {"paywall", hintSubscribe}, {"postprofile", hintNoise | hintUserCard}, {"popover", hintSubscribe}}
+	formsP = []compoundForm{{"postcontent", hintArticleBody}, {"postbody", hintArticleBody}, {"posttext", hintArticleBody}, {"pagination", hintNav | hintPager}, {"paywall", hintSubscribe}, {"postprofile", hintNoise | hintUserCard}, {"popover", hintSubscribe}}
 	formsR = []compoundForm{{"richtext", hintPositive}, {"related", hintRelated}, {"recommend", hintRelated}, {"readnext", hintRelated}}
 	formsS = []compoundForm{{"storybody", hintArticleBody}, {"storycontent", hintArticleBody}, {"storytext", hintArticleBody}, {"sidebar", hintSidebar}, {"socialshare", hintShare}, {"sharebar", hintShare}, {"sharing", hintShare}, {"sharetools", hintShare}, {"socialmedia", hintShare}, {"sponsor", hintAd}, {"subscribe", hintSubscribe}, {"signup", hintSubscribe}}
 	formsT = []compoundForm{{"taboola", hintRelated}, {"trending", hintRelated}, {"timestamp", hintByline}}

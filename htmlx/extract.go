@@ -1573,8 +1573,64 @@ func (x *extractor) chromeIsContent(i int32, thread bool, kept map[cardKey]bool,
 		return true
 	case nd.flags&flagTablist != 0 && x.codeTabs(i):
 		return true
+	case x.headedBanner(i):
+		return true
 	}
 	return lenient && !x.frameChrome(i) && !x.productChrome(i) && !x.shoppersSay(i)
+}
+
+// headedBanner reports a block named only as a promotion or a banner
+// ("cta-banner", "promo-wildlife") that holds prose and is the whole of
+// a section the page heads: its heading (h2 to h4) comes just before it,
+// a rule between them at most, and the next heading or nothing just
+// after. The page's own heading names what the banner says (a coupon
+// page's "Wildlife offers" over its offer); an advert sits between
+// paragraphs, or under a heading of its own inside it.
+func (x *extractor) headedBanner(i int32) bool {
+	nodes := x.t.nodes
+	nd := &nodes[i]
+	if nd.hints&hintsNegative&^(hintAd|hintCTA) != 0 || x.st[i].good == 0 {
+		return false
+	}
+	switch nd.tag {
+	case atom.Nav, atom.Aside, atom.Menu, atom.Header, atom.Footer:
+		return false
+	}
+	prev := x.elementBeside(i, -1, true)
+	if prev == nilNode {
+		return false
+	}
+	if l := headingLevel(nodes[prev].tag); l < 2 || l > 4 || nodes[prev].hints&hintsNegative != 0 || x.relatedHeading(prev) {
+		return false
+	}
+	next := x.elementBeside(i, 1, true)
+	return next == nilNode || headingLevel(nodes[next].tag) > 0
+}
+
+// elementBeside returns the nearest element sibling of i before (dir
+// -1) or after (dir 1) it, past rules (<hr>) when skipRules, or nilNode
+// when text with words comes first or there is none.
+func (x *extractor) elementBeside(i int32, dir int, skipRules bool) int32 {
+	nodes := x.t.nodes
+	for c := i; ; {
+		if dir < 0 {
+			c = nodes[c].prev
+		} else {
+			c = nodes[c].next
+		}
+		if c == nilNode {
+			return nilNode
+		}
+		switch {
+		case nodes[c].kind == kindText:
+			if nodes[c].chars > 0 {
+				return nilNode
+			}
+		case skipRules && nodes[c].tag == atom.Hr:
+		default:
+			return c
+		}
+	}
 }
 
 // shoppersSay reports an element named as reviews or feedback, chrome

@@ -320,3 +320,23 @@ func TestWidgetWithSerialNumberIsNotSidebar(t *testing.T) {
 		t.Errorf("sections named by a builder's serial number are left out:\n%s", md)
 	}
 }
+
+// TestHeadedBannerIsTheSection: a promotion banner that is the whole of
+// a section the page heads ("Payroll offers", then the offer) is what
+// the section says, and stays; an advert set between two paragraphs of
+// the page's prose, with no heading of the page's over it, goes.
+func TestHeadedBannerIsTheSection(t *testing.T) {
+	offers := `<h2>Payroll offers</h2><hr>
+<div class="promo-banner" id="promo-payroll"><h3>Three months of payroll at half price for new clients.</h3><p>Move your payroll to us before the end of the quarter and the first three monthly runs cost half the usual fee, with the set-up included.</p></div>
+<h2>Year-end offers</h2>
+<div class="cta-banner"><h3>A fixed price for your year-end statements.</h3><p>Book your year-end close by the autumn and we agree the price before we start, whatever the state of the receipts box turns out to be.</p></div>`
+	md := extractMD(t, servicePage("", serviceProse+offers))
+	checkText(t, md, []string{"first three monthly runs cost half", "whatever the state of the receipts box"}, nil)
+
+	advert := `<p>We keep the books of small firms in order all year round, so that their owners can spend their time on their customers instead of on receipts.</p>
+<div class="promo-banner"><p>Try the Tallybook app free for thirty days and see every receipt in one place, on your phone and your desk.</p></div>
+<p>Every month we reconcile the bank accounts, post the invoices and the bills, chase what is overdue and send a short report of where the money went.</p>
+<p>At the end of the year we close the books, prepare the statements your accountant needs and answer the questions that come back, at a fixed price.</p>`
+	md = extractMD(t, servicePage("", `<h1>Bookkeeping for small firms</h1>`+advert))
+	checkText(t, md, []string{"reconcile the bank accounts"}, []string{"Tallybook"})
+}

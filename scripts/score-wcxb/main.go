@@ -14,7 +14,7 @@
 // Usage (from the module root):
 //
 //	go run ./scripts/score-wcxb [-dir ../shared/bench/wcxb-dev] [-worst 8]
-//	    [-type forum] [-out /tmp/dir] [-id 0001,0002]
+//	    [-type forum] [-out /tmp/dir] [-id 0001,0002] [-digits 4]
 //
 // When the split is not on this machine, it says so and exits 0.
 package main
@@ -60,6 +60,9 @@ type result struct {
 	elapsed     time.Duration
 }
 
+// digits is the number of decimals of the means in the table.
+var digits = 3
+
 var typeOrder = []string{"article", "forum", "product", "collection", "listing", "documentation", "service"}
 
 func main() {
@@ -68,7 +71,12 @@ func main() {
 	only := flag.String("type", "", "score only this page type")
 	ids := flag.String("id", "", "score only these comma-separated page ids")
 	out := flag.String("out", "", "write each page's text and truth into this folder")
+	flag.IntVar(&digits, "digits", 3, "decimals of the mean F1, precision and recall (1 to 6)")
 	flag.Parse()
+	if digits < 1 || digits > 6 {
+		fmt.Fprintln(os.Stderr, "score-wcxb: -digits takes 1 to 6")
+		os.Exit(2)
+	}
 	d := *dir
 	if d == "" {
 		d = findSplit()
@@ -346,7 +354,7 @@ func report(results []result, worst int) {
 	}
 	row := func(name string, a *agg) {
 		n := float64(a.n)
-		fmt.Printf("%-14s %5d %7.3f %7.3f %7.3f %7.1f%% %7.1f%% %6d %6d %6d\n", name, a.n, a.f1/n, a.p/n, a.r/n,
+		fmt.Printf("%-14s %5d %7.*f %7.*f %7.*f %7.1f%% %7.1f%% %6d %6d %6d\n", name, a.n, digits, a.f1/n, digits, a.p/n, digits, a.r/n,
 			100*a.with/n, 100*a.without/n, a.errors, a.lowPrecision, a.lowRecall)
 	}
 	fmt.Printf("%-14s %5s %7s %7s %7s %8s %8s %6s %6s %6s\n", "type", "N", "F1", "P", "R", "with", "without", "errors", "P<.5", "R<.5")

@@ -64,6 +64,25 @@ const (
 	minRemnantScript = 64 << 10
 )
 
+// linkTargetEnd returns the length of the link target s starts with
+// ("](…)" after a link's text, or an autolink "<http…>"), 0 when it
+// starts with none, or -1 when the target is never closed.
+func linkTargetEnd(s string) int {
+	for _, t := range [...]struct {
+		open  string
+		close byte
+	}{{"](", ')'}, {"<http", '>'}} {
+		if strings.HasPrefix(s, t.open) {
+			j := strings.IndexByte(s, t.close)
+			if j < 0 {
+				return -1
+			}
+			return j + 1
+		}
+	}
+	return 0
+}
+
 // remnant reports Markdown whose text has fewer than maxRemnantWords
 // words. Link targets are not text; a word is a run of letters and
 // digits, and each Han character or kana counts as one, since those
@@ -71,21 +90,11 @@ const (
 func remnant(md string) bool {
 	words, inWord := 0, false
 	for i := 0; i < len(md); {
-		if strings.HasPrefix(md[i:], "](") {
-			// a link's target, up to its closing parenthesis
-			j := strings.IndexByte(md[i:], ')')
-			if j < 0 {
+		if end := linkTargetEnd(md[i:]); end != 0 {
+			if end < 0 {
 				break
 			}
-			i, inWord = i+j+1, false
-			continue
-		}
-		if strings.HasPrefix(md[i:], "<http") {
-			j := strings.IndexByte(md[i:], '>')
-			if j < 0 {
-				break
-			}
-			i, inWord = i+j+1, false
+			i, inWord = i+end, false
 			continue
 		}
 		r, n := utf8.DecodeRuneInString(md[i:])

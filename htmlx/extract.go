@@ -128,9 +128,9 @@ func remnant(md string) bool {
 // a product's description or a question's answers the markup lacks.
 // Links are made absolute against base (or the document's <base href>,
 // when it is http(s)) and kept only when http(s); images contribute their
-// alternative text, unless the words beside them say it already or the
+// alternative text, unless the words beside them say it already, the
 // image is a link to another page (a thumbnail names the page it leads
-// to).
+// to) or the text says the image is a logo (a brand's mark).
 //
 // The bounds are enforced while parsing: the parse stops at the first
 // element beyond lim.MaxDepth levels or the first node beyond

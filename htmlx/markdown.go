@@ -349,11 +349,11 @@ func headingLevel(a atom.Atom) int {
 }
 
 // altText returns what an image contributes: its alternative text,
-// unless that is a file name, the page title or a repeat of an earlier
-// image's.
+// unless that is a file name, the page title, a logo's (logoAlt) or a
+// repeat of an earlier image's.
 func (w *mdWriter) altText(alt string) string {
 	alt = strings.Join(strings.Fields(alt), " ")
-	if alt == "" || looksLikeFileName(alt) || strings.EqualFold(alt, w.title) {
+	if alt == "" || looksLikeFileName(alt) || strings.EqualFold(alt, w.title) || logoAlt(alt) {
 		return ""
 	}
 	if w.alts == nil {
@@ -1298,4 +1298,19 @@ func isRule(line []byte) bool {
 		}
 	}
 	return n >= 3
+}
+
+// logoAlt reports alternative text that says its image is a logo ("Acme
+// logo", "Logo of the Harbour Trust", "Indeed logo white"): a brand's
+// mark, which the site's header, a strip of clients' marks or a
+// partner's badge shows as decoration. The words of the page name what
+// it is about; the marks add names without saying anything of them.
+func logoAlt(alt string) bool {
+	for _, f := range strings.Fields(alt) {
+		f = strings.Trim(f, ".,;:!?()'\"")
+		if strings.EqualFold(f, "logo") || strings.EqualFold(f, "logos") || strings.EqualFold(f, "logotype") {
+			return true
+		}
+	}
+	return false
 }

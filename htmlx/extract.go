@@ -1282,7 +1282,7 @@ func (x *extractor) opensWithRelated(i int32) bool {
 
 // relatedOpenings are how headings over related items begin, lower-cased.
 var relatedOpenings = []string{"related ", "similar ", "you may also ", "you might also ", "you may like",
-	"you might like", "customers also ", "customers who ", "people also ", "others also ", "others like you",
+	"you might like", "customers also ", "customers who ", "people also ", "people who ", "others also ", "others like you",
 	"frequently bought", "recently viewed", "more like this", "recommended for you", "complete the look",
 	"shop the look"}
 

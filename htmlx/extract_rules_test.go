@@ -546,3 +546,21 @@ func TestREQ_PAGE_002_ChromeClassedProseKeptFrom150Chars(t *testing.T) {
 		}
 	}
 }
+
+func TestREQ_PAGE_002_RelatedHeadingsNamedByWhatOthersDid(t *testing.T) {
+	// a product page whose other products come under a heading that
+	// says what other shoppers did ("People who viewed this item also
+	// viewed"), with no class to say so
+	doc := `<!DOCTYPE html><html><head><title>Brass tide clock | Harbour Goods</title><meta property="og:type" content="product"></head><body>
+<header><a href="/">Harbour Goods</a></header>
+<main><h1>Brass tide clock</h1>
+<p>A solid brass tide clock with a single hand that shows the hours to the next high water, set by hand once and corrected twice a year.</p>
+<p>The dial is printed on enamel, the glass is bevelled, and the case takes one AA cell that runs the movement for about a year.</p>
+<h2>People who viewed this item also viewed</h2>
+<ul><li><a href="/p/barometer">Ship's barometer</a> Brass, 15 cm dial, aneroid movement</li>
+<li><a href="/p/bell">Ship's bell</a> Cast brass, 20 cm, with a lanyard</li>
+<li><a href="/p/lamp">Anchor lamp</a> Copper and glass, for paraffin</li></ul>
+</main></body></html>`
+	checkText(t, extract(t, doc).Markdown, []string{"single hand that shows the hours"},
+		[]string{"also viewed", "Ship's barometer", "Anchor lamp"})
+}

@@ -1079,7 +1079,7 @@ func (x *extractor) prune(root int32, lenient bool) []bool {
 			drop[i] = true
 			continue
 		}
-		if s.chars <= maxActionChars && (x.st[x.block[i]].ownChars == s.chars || controlTag(nd.tag)) && x.actionLabel(int32(i), lenient, &label) {
+		if s.chars >= 3 && s.chars <= maxActionChars && (x.st[x.block[i]].ownChars == s.chars || controlTag(nd.tag)) && x.actionLabel(int32(i), lenient, &label) {
 			// a shop's control ("Add to cart", "Quick view",
 			// "Compare"), a button or a line of its own: what a
 			// visitor does with the item, not what the page says

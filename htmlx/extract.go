@@ -597,8 +597,9 @@ func (x *extractor) markJunk(raw []int32) {
 
 // pagedResults reports an element named only for pagination ("pager",
 // "filtering-and-pagination", hints h) that holds pictures and
-// minPagedChars of text (chars): the results a pager pages through, not the bar of page numbers,
-// which is short.
+// minPagedChars of text (chars): the results a pager pages through, not
+// the bar of page numbers, which is short. Like the filters that hold
+// pictures, it is content, not chrome.
 func pagedResults(h uint32, pictures bool, chars int32) bool {
 	return h&hintPager != 0 && h&hintsNegative == hintNav && pictures && chars >= minPagedChars
 }

@@ -842,12 +842,9 @@ func (x *extractor) postsByMembers(set, root int32) bool {
 	for nodes[n].parent != set {
 		n = nodes[n].parent
 	}
-	nd := &nodes[n]
 	k, members := 0, 0
 	for c := nodes[set].first; c != nilNode; c = nodes[c].next {
-		cn := &nodes[c]
-		if cn.kind != kindElement || cn.tag != nd.tag || x.st[c].chars < minPostChars ||
-			cn.class != nd.class && (nd.class1 == 0 || cn.class1 != nd.class1) {
+		if !x.postLike(c, n) {
 			continue
 		}
 		k++
@@ -905,14 +902,10 @@ func memberLink(href string) bool {
 // posts. It returns root when there is none.
 func (x *extractor) memberThread(root int32) int32 {
 	return x.widenToSet(root, func(p, n int32) bool {
-		nodes := x.t.nodes
-		nd := &nodes[n]
 		k, members := 0, 0
 		var sum int32
-		for c := nodes[p].first; c != nilNode; c = nodes[c].next {
-			cn := &nodes[c]
-			if cn.kind != kindElement || cn.tag != nd.tag || x.st[c].chars < minPostChars ||
-				cn.class != nd.class && (nd.class1 == 0 || cn.class1 != nd.class1) {
+		for c := x.t.nodes[p].first; c != nilNode; c = x.t.nodes[c].next {
+			if !x.postLike(c, n) {
 				continue
 			}
 			k++
@@ -923,4 +916,13 @@ func (x *extractor) memberThread(root int32) int32 {
 		}
 		return k >= 2 && members*3 >= k*2 && float32(sum) >= repeatShare*float32(x.st[p].chars)
 	})
+}
+
+// postLike reports an element c of n's kind (its tag, and its class or
+// at least its first class name) holding minPostChars: another post
+// beside post n.
+func (x *extractor) postLike(c, n int32) bool {
+	cn, nd := &x.t.nodes[c], &x.t.nodes[n]
+	return cn.kind == kindElement && cn.tag == nd.tag && x.st[c].chars >= minPostChars &&
+		(cn.class == nd.class || nd.class1 != 0 && cn.class1 == nd.class1)
 }

@@ -80,14 +80,7 @@ func TestStructuredDataFindsShellContent(t *testing.T) {
 	if err != nil {
 		t.Fatalf("ExtractHTML: %v", err)
 	}
-	for _, s := range []string{"# Boiler pressure drops overnight", "the gauge reads 0.5 bar", "a worn valve lets water out slowly"} {
-		if !strings.Contains(page.Markdown, s) {
-			t.Errorf("missing %q in:\n%s", s, page.Markdown)
-		}
-	}
-	if strings.Contains(page.Markdown, "window.app") {
-		t.Errorf("script text leaked:\n%s", page.Markdown)
-	}
+	checkText(t, page.Markdown, []string{"# Boiler pressure drops overnight", "the gauge reads 0.5 bar", "a worn valve lets water out slowly"}, []string{"window.app"})
 	// the same shell without structured data has nothing to give: the
 	// stated reason is that nothing could be extracted
 	empty := `<html><head><title>App</title><script>window.app.start()</script></head><body><div id="app"></div></body></html>`
@@ -214,16 +207,7 @@ func TestProductDescriptionRoot(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"Steel Kettle", "boils a litre", "Power: 2200 W"} {
-		if !strings.Contains(p.Markdown, want) {
-			t.Errorf("missing %q in:\n%s", want, p.Markdown)
-		}
-	}
-	for _, not := range []string{"$49.00", "Graphite colour", "Free delivery", "handle stays cool", "Copper Kettle"} {
-		if strings.Contains(p.Markdown, not) {
-			t.Errorf("kept %q in:\n%s", not, p.Markdown)
-		}
-	}
+	checkText(t, p.Markdown, []string{"Steel Kettle", "boils a litre", "Power: 2200 W"}, []string{"$49.00", "Graphite colour", "Free delivery", "handle stays cool", "Copper Kettle"})
 }
 
 func TestProductSignals(t *testing.T) {
@@ -287,12 +271,7 @@ func TestConsentDialogIsNoContent(t *testing.T) {
 		post("cy", "Mine bricked, so keep a backup image.") +
 		`</div><div id="privacy-consent-center"><div class="pc-center"><h2>Privacy preferences</h2>` + legal + `</div></div></body></html>`
 	page, _ := ExtractHTML(doc, nil, Limits{})
-	if strings.Contains(page.Markdown, "cookies allow us") {
-		t.Errorf("a cookie dialog taken as content:\n%s", page.Markdown)
-	}
-	if !strings.Contains(page.Markdown, "flash it twice") {
-		t.Errorf("the posts left out:\n%s", page.Markdown)
-	}
+	checkText(t, page.Markdown, []string{"flash it twice"}, []string{"cookies allow us"})
 }
 
 func TestThreadWithLongOpeningPost(t *testing.T) {
@@ -367,14 +346,7 @@ func TestPostAuthorCardLeftOut(t *testing.T) {
 		post("cy", "Mine lost the network settings, so write them down before you start the update.") +
 		`</div></body></html>`
 	page, _ := ExtractHTML(doc, nil, Limits{})
-	if !strings.Contains(page.Markdown, "flash it twice") {
-		t.Errorf("the posts left out:\n%s", page.Markdown)
-	}
-	for _, junk := range []string{"Joined", "4,726", "Senior Member"} {
-		if strings.Contains(page.Markdown, junk) {
-			t.Errorf("the author card's %q kept:\n%s", junk, page.Markdown)
-		}
-	}
+	checkText(t, page.Markdown, []string{"flash it twice"}, []string{"Joined", "4,726", "Senior Member"})
 }
 
 func TestArticleBodyOfLinkLists(t *testing.T) {

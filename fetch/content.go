@@ -148,7 +148,7 @@ func process(body []byte, contentType string, kind mediaKind, base *url.URL, tit
 		content:         content,
 		partial:         pg.Partial,
 		titleTruncated:  title.Truncated,
-		removed:         removed + title.Removed,
+		removed:         pg.Removed + removed + title.Removed,
 		instructionLike: htmlx.InstructionLike(content) || htmlx.InstructionLike(title.Text),
 	}, nil
 }

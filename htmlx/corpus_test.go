@@ -136,7 +136,7 @@ func normalizeForMatch(s string) string {
 			i = skipLinkTarget(s, i+1)
 			lineStart = false
 			continue
-		case r == '\\' && i+1 < len(s) && s[i+1] < utf8.RuneSelf && unicode.IsPunct(rune(s[i+1])):
+		case r == '\\' && i+1 < len(s) && isMarkdownEscapable(s[i+1]):
 			b.WriteByte(s[i+1])
 			i += 2
 			lineStart = false
@@ -150,6 +150,12 @@ func normalizeForMatch(s string) string {
 		i += n
 	}
 	return b.String()
+}
+
+// isMarkdownEscapable reports the ASCII punctuation a backslash escapes
+// in CommonMark.
+func isMarkdownEscapable(c byte) bool {
+	return strings.IndexByte("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~", c) >= 0
 }
 
 // skipLinkTarget returns the offset after the parenthesised link target

@@ -27,10 +27,16 @@ const (
 
 // Page is what extraction yields: the title (decoded, not yet cleaned), the
 // main content as Markdown, and whether a bound cut the document.
+//
+// Removed counts the control and invisible characters the writer left
+// out of the Markdown (REQ-SEC-015): it leaves them out where it meets
+// them, so that nothing they stand between comes together as Markdown
+// only when CleanContent, which counts the rest, would remove them.
 type Page struct {
 	Title    string
 	Markdown string
 	Partial  bool
+	Removed  int
 }
 
 // ErrNothingExtracted: the document has no readable main content.
@@ -156,7 +162,7 @@ func ExtractHTML(doc string, base *url.URL, lim Limits) (Page, error) {
 func extractHTML(doc string, base *url.URL, maxNodes, maxDepth int) (Page, int, error) {
 	t := parseHTML(doc, maxNodes, maxDepth)
 	page := Page{Title: validUTF8(pageTitle(t)), Partial: t.partial}
-	md, headLen := extractMain(t, documentBase(base, t.baseHref), page.Title)
+	md, headLen, removed := extractMain(t, documentBase(base, t.baseHref), page.Title)
 	page.Markdown = validUTF8(md)
 	if page.Markdown == "" {
 		if t.veiledChars >= minVeiledChars || t.scriptBytes >= minScriptBytes {
@@ -175,6 +181,7 @@ func extractHTML(doc string, base *url.URL, maxNodes, maxDepth int) (Page, int, 
 	if len(page.Markdown) != len(md) {
 		headLen = 0
 	}
+	page.Removed = removed
 	return page, headLen, nil
 }
 
@@ -406,7 +413,7 @@ func newExtractor(t *tree, title string) *extractor {
 // its chrome, then to the whole page, before giving up.
 //
 // headLen is the length of the headline written first (0 when none was).
-func extractMain(t *tree, base *url.URL, title string) (md string, headLen int) {
+func extractMain(t *tree, base *url.URL, title string) (md string, headLen, removed int) {
 	var ld ldText
 	if len(t.ldjson) > 0 {
 		ld = structuredText(t.ldjson)
@@ -436,22 +443,28 @@ func extractMain(t *tree, base *url.URL, title string) (md string, headLen int) 
 	// that are not articles (an article may repeat a line on purpose);
 	// a thread of posts is many blocks however its page is declared,
 	// and its posts repeat what they quote
-	md = renderMarkdownOpt(t, x.st, drop, root, base, title, head, lenient || !x.declaredArticle() || x.isThread(root))
+	md, removed = renderMarkdownOpt(t, x.st, drop, root, base, title, head, lenient || !x.declaredArticle() || x.isThread(root))
 	if md == "" && root != 0 {
-		md = renderMarkdown(t, x.st, x.prune(0, false), 0, base, title, "")
+		md, removed = renderMarkdown(t, x.st, x.prune(0, false), 0, base, title, "")
 	}
 	if md == "" {
-		md = renderMarkdown(t, x.st, nil, 0, base, title, "")
+		md, removed = renderMarkdown(t, x.st, nil, 0, base, title, "")
 	}
 	if len(t.ldjson) > 0 {
 		// the page's structured data finds the content of a page
 		// rendered by scripts, and completes what the markup hides
-		md = completeFromStructured(md, ld)
+		completed := completeFromStructured(md, ld)
+		if !strings.HasPrefix(completed, md) {
+			// it stands in for the text written: what the writer
+			// left out of that is not left out of the answer
+			removed = 0
+		}
+		md = completed
 	}
 	if head != "" && strings.HasPrefix(md, head) {
 		headLen = len(head)
 	}
-	return md, headLen
+	return md, headLen, removed
 }
 
 // productType reports an Open Graph type naming one product ("product",
@@ -468,7 +481,7 @@ func (x *extractor) headlineMarkdown(h int32) string {
 		return ""
 	}
 	level := max(headingLevel(x.t.nodes[h].tag), 1)
-	return strings.Repeat("#", level) + " " + text
+	return strings.Repeat("#", level) + " " + escapeInline(text)
 }
 
 // structure fills the links and blocks of every node, top down.

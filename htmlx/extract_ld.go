@@ -229,14 +229,14 @@ func (l *ldText) markdown() string {
 	var b strings.Builder
 	if l.headline != "" {
 		b.WriteString("# ")
-		b.WriteString(l.headline)
+		b.WriteString(escapeInline(l.headline))
 		b.WriteString("\n\n")
 	}
 	for i, p := range l.parts {
 		if i > 0 {
 			b.WriteString("\n\n")
 		}
-		b.WriteString(escapeLineStart(p))
+		b.WriteString(escapeText(p))
 	}
 	return b.String()
 }
@@ -302,7 +302,7 @@ func completeFromStructured(md string, l ldText) string {
 	b.WriteString(md)
 	for _, p := range missing {
 		b.WriteString("\n\n")
-		b.WriteString(escapeLineStart(p))
+		b.WriteString(escapeText(p))
 	}
 	return b.String()
 }

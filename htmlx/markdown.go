@@ -66,6 +66,7 @@ type mdWriter struct {
 	seen       map[string]int32 // paragraphs written, for repeats: a text node of each
 	listKeys   map[int32]uint64 // the hashed text of lists (otherList)
 	lastText   int32            // the text node written last
+	removed    int              // control characters left out of text
 	dedupe     bool
 }
 
@@ -262,7 +263,10 @@ type frame struct {
 // nothing follows it the result is empty, so that a headline alone is not
 // content. Writing it here, rather than prepending it, spares a copy of a
 // page that can be megabytes.
-func renderMarkdown(t *tree, stats []nodeStats, drop []bool, root int32, base *url.URL, title, head string) string {
+//
+// removed counts the control and invisible characters of the text written
+// that were left out (REQ-SEC-015).
+func renderMarkdown(t *tree, stats []nodeStats, drop []bool, root int32, base *url.URL, title, head string) (md string, removed int) {
 	return renderMarkdownOpt(t, stats, drop, root, base, title, head, false)
 }
 
@@ -271,7 +275,7 @@ func renderMarkdown(t *tree, stats []nodeStats, drop []bool, root int32, base *u
 // for two screen sizes), for content made of many blocks. An article may
 // repeat itself on purpose (a pull quote, a recurring line of a plan) and
 // keeps its repeats.
-func renderMarkdownOpt(t *tree, stats []nodeStats, drop []bool, root int32, base *url.URL, title, head string, dedupe bool) string {
+func renderMarkdownOpt(t *tree, stats []nodeStats, drop []bool, root int32, base *url.URL, title, head string, dedupe bool) (md string, removed int) {
 	w := &mdWriter{t: t, stats: stats, drop: drop, base: base, title: title, dedupe: dedupe}
 	if stats != nil {
 		w.out.Grow(len(head) + 2 + int(stats[root].chars)*5/4 + int(stats[root].linkChars) + 64)
@@ -285,9 +289,9 @@ func renderMarkdownOpt(t *tree, stats []nodeStats, drop []bool, root int32, base
 	w.walk(root)
 	w.flush()
 	if w.out.Len() == mark {
-		return ""
+		return "", 0
 	}
-	return w.out.String()
+	return w.out.String(), w.removed
 }
 
 func (w *mdWriter) walk(root int32) {
@@ -352,7 +356,9 @@ func headingLevel(a atom.Atom) int {
 // unless that is a file name, the page title, a logo's (logoAlt) or a
 // repeat of an earlier image's.
 func (w *mdWriter) altText(alt string) string {
-	alt = strings.Join(strings.Fields(alt), " ")
+	// split at HTML white space only: a vertical tab is a control, which
+	// text leaves out and counts
+	alt = strings.Join(strings.FieldsFunc(alt, isHTMLSpace), " ")
 	if alt == "" || looksLikeFileName(alt) || strings.EqualFold(alt, w.title) || logoAlt(alt) {
 		return ""
 	}
@@ -372,6 +378,10 @@ func (w *mdWriter) altText(alt string) string {
 	}
 	w.alts[key] = true
 	return alt
+}
+
+func isHTMLSpace(r rune) bool {
+	return r == ' ' || r == '\t' || r == '\n' || r == '\r' || r == '\f'
 }
 
 // inPageLink reports an image inside a link to another page.
@@ -762,6 +772,11 @@ func (w *mdWriter) text(s string, flags uint16) {
 		w.space = true
 	}
 	if w.pre > 0 {
+		if strings.Contains(s, "\u1fef") {
+			// normalization form C turns it into a backtick, which
+			// could close the fence (foldToASCII)
+			s = strings.ReplaceAll(s, "\u1fef", "`")
+		}
 		w.para = append(w.para, s...)
 		return
 	}
@@ -770,18 +785,22 @@ func (w *mdWriter) text(s string, flags uint16) {
 		if c < utf8.RuneSelf {
 			i++
 			switch c {
-			case ' ', '\t', '\n', '\r', '\f', '\v':
+			case ' ', '\t', '\n', '\r', '\f':
+				// white space in HTML; a vertical tab is a control
 				w.space = true
 				continue
 			}
 			if c < 0x20 || c == 0x7f {
+				// a C0 control or DEL: left out, and counted
+				// (REQ-SEC-015)
+				w.removed++
 				continue
 			}
 			if w.boundary {
 				w.gluedWords(rune(c))
 			}
 			w.spaceIfPending()
-			w.para = append(w.para, c)
+			w.para = appendText(w.para, c)
 			continue
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
@@ -790,11 +809,23 @@ func (w *mdWriter) text(s string, flags uint16) {
 			i += size
 			continue
 		}
+		if classOf(r) == charRemove {
+			// invisible: left out here, so that nothing it stood
+			// between comes together only when CleanContent removes
+			// it, and counted (REQ-SEC-015)
+			w.removed++
+			i += size
+			continue
+		}
 		if w.boundary {
 			w.gluedWords(r)
 		}
 		w.spaceIfPending()
-		w.para = append(w.para, s[i:i+size]...)
+		if c := foldToASCII(r); c != 0 {
+			w.para = appendText(w.para, c)
+		} else {
+			w.para = append(w.para, s[i:i+size]...)
+		}
 		i += size
 	}
 }
@@ -899,21 +930,26 @@ func (w *mdWriter) closeLink(lm linkMark) {
 		w.para = append(w.para[:lm.start], b...)
 		return
 	}
+	start := lm.start
+	if len(b) == 0 && lastVisibleByte(w.para[:start]) == '!' {
+		// a "!" the page wrote just before the link would make it an
+		// image, loaded the moment the answer is shown
+		start = bytes.LastIndexByte(w.para[:start], '!')
+		b = append(b, '\\')
+		b = append(b, w.para[start:lm.start]...)
+	}
+	// the text was escaped as it was written (appendText)
 	b = append(b, '[')
 	for _, c := range text {
-		switch c {
-		case '[', ']':
-			b = append(b, '\\', c)
-		case '\n':
-			b = append(b, ' ')
-		default:
-			b = append(b, c)
+		if c == '\n' {
+			c = ' '
 		}
+		b = append(b, c)
 	}
 	b = append(b, "]("...)
 	b = append(b, lm.href...)
 	b = append(b, ')')
-	w.para = append(w.para[:lm.start], b...)
+	w.para = append(w.para[:start], b...)
 }
 
 // sameAddress reports link text that spells the link's own address,
@@ -941,6 +977,10 @@ func (w *mdWriter) closeCode() {
 		w.para = w.para[:w.codeStart]
 		return
 	}
+	// the text was escaped as it was written (appendText); a code span
+	// shows backslashes as written, so the escapes come out again and
+	// the fence keeps the span closed
+	content = unescapeText(content)
 	ticks := longestRun(content, '`') + 1
 	fence := strings.Repeat("`", ticks)
 	var b []byte
@@ -977,10 +1017,16 @@ func longestRun(b []byte, c byte) int {
 	return best
 }
 
-// block ends the current inline block, if any.
+// block ends the current inline block, if any. An inline code span open
+// across the end (a block inside <code>) is closed before it and opened
+// again after it.
 func (w *mdWriter) block() {
 	if w.pre > 0 {
 		return
+	}
+	if w.code > 0 {
+		w.closeCode()
+		defer func() { w.codeStart = 0 }()
 	}
 	if w.heading > 0 {
 		w.writeHeading()
@@ -991,6 +1037,9 @@ func (w *mdWriter) block() {
 
 func (w *mdWriter) flush() {
 	w.links = w.links[:0]
+	if w.code > 0 {
+		w.closeCode()
+	}
 	w.code = 0
 	if w.pre > 0 {
 		w.pre = 0
@@ -1239,6 +1288,14 @@ func escapeLineStart(line string) string {
 // escapeAt returns where a backslash keeps line from starting a Markdown
 // block, or -1.
 func escapeAt(line []byte) int {
+	// a joiner or selector before the start goes when CleanContent
+	// finds nothing it joins
+	if skip := invisibleLead(line); skip > 0 {
+		if k := escapeAt(line[skip:]); k >= 0 {
+			return skip + k
+		}
+		return -1
+	}
 	if len(line) == 0 {
 		return -1
 	}

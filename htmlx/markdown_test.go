@@ -19,7 +19,8 @@ func renderDoc(t *testing.T, doc, base string) string {
 	}
 	tr := parseHTML(doc, defaultMaxNodes, defaultMaxDepth)
 	x := newExtractor(tr, pageTitle(tr))
-	return renderMarkdown(tr, x.st, nil, 0, u, "", "")
+	md, _ := renderMarkdown(tr, x.st, nil, 0, u, "", "")
+	return md
 }
 
 func TestREQ_FETCH_004_MarkdownConstructs(t *testing.T) {

@@ -795,8 +795,8 @@ func (p *parser) text(raw []byte, start int) {
 			// the dropped newline after <pre>
 			s = strings.TrimPrefix(s, "\n")
 		}
-		// browsers ignore NUL in text
-		s = strings.ReplaceAll(s, "\x00", "")
+		// browsers ignore NUL in text; it stays in the node, for the
+		// Markdown writer to leave out and count (REQ-SEC-015)
 	}
 	if s == "" {
 		return

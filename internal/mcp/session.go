@@ -300,7 +300,8 @@ func (ss *session) unsupportedVersion(requested string) *rpcError {
 }
 
 // initialize answers the handshake of the earlier revisions: the client's
-// revision when it is served, else 2025-11-25.
+// revision when it is served, else 2025-11-25. A session has one
+// handshake: a second initialize is -32600 and the first revision stays.
 func (ss *session) initialize(m *message) {
 	v, isStr := stringArg(m.params["protocolVersion"])
 	if !isStr {
@@ -316,7 +317,14 @@ func (ss *session) initialize(m *message) {
 	if rev == nil || rev.stateless {
 		rev = revisionOf(versionDefault)
 	}
-	ss.negotiated.Store(rev)
+	if !ss.negotiated.CompareAndSwap(nil, rev) {
+		// One handshake per session: a second one would change the
+		// revision under the calls of the first (the session keeps it).
+		ss.replyError(m.id, &rpcError{code: codeInvalidRequest,
+			message: "Invalid Request: this session is initialized already (protocol revision " +
+				ss.negotiated.Load().version + "); one initialize per session"})
+		return
+	}
 	ss.reply(m.id, ss.srv.catalog.forRevision(rev).initializeTail)
 }
 

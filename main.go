@@ -43,7 +43,10 @@ const usage = `usage: rypsok serve [--transport stdio|http] [--config PATH]
        rypsok --help
 
 The configuration is read from --config, else from the file named by the
-environment variable RYPSOK_CONFIG, else every default applies.
+environment variable RYPSOK_CONFIG, else every default applies. check
+refuses what serve --transport http would refuse at start, a token_file
+too: one its group or others may read (chmod 600), of another owner, or
+whose token has a line break inside.
 Exit codes: 0 success, 1 configuration error, 2 usage error, 3 serve
 stopped because it could not go on (its services could not be built at
 the first call, or standard output failed). rypsok rsp --help tells the

@@ -303,12 +303,36 @@ func isHostName(h string) bool {
 	return true
 }
 
-// shownKey is a key as a message may show it: the schema's words only.
-func shownKey(k string) string {
+// maxShownKey bounds a key a message shows.
+const maxShownKey = 64
+
+// shownKey is a key as a message shows it: a key is a name the operator
+// wrote, not a value, and the message names it. A bare key is shown as
+// written; another key of printable ASCII is quoted, with " and \
+// escaped, as TOML writes it. A key longer than maxShownKey, or with a
+// character beyond printable ASCII, is not shown: the message gives its
+// place only (the line and column errKey adds), and ok is false.
+func shownKey(k string) (shown string, ok bool) {
 	if isPlainKey(k) {
-		return k
+		return k, true
 	}
-	return "(a quoted key)"
+	if k == "" || len(k) > maxShownKey {
+		return "(a key not shown, longer than 64 characters)", false
+	}
+	var b strings.Builder
+	b.WriteByte('"')
+	for i := 0; i < len(k); i++ {
+		c := k[i]
+		if c < 0x20 || c > 0x7e {
+			return "(a key not shown, of characters beyond printable ASCII)", false
+		}
+		if c == '"' || c == '\\' {
+			b.WriteByte('\\')
+		}
+		b.WriteByte(c)
+	}
+	b.WriteByte('"')
+	return b.String(), true
 }
 
 // section is one table of the schema being read: it records the keys the
@@ -369,7 +393,8 @@ func (s *section) done() {
 		if v := s.t.Values[k]; v != nil && v.Kind == tomlx.KindTable {
 			what = "unknown table"
 		}
-		s.l.errKey(s.t, k, s.key(shownKey(k)), what+"; see the configuration reference for the keys of this table")
+		shown, _ := shownKey(k)
+		s.l.errKey(s.t, k, s.key(shown), what+"; see the configuration reference for the keys of this table")
 	}
 }
 
@@ -782,6 +807,10 @@ func (l *loader) readToken(cl *Caller, key string, ev, fv *tomlx.Value) {
 			l.errAt(ev, key+".token_env", fmt.Sprintf("the token is shorter than %d bytes", minTokenBytes))
 			return
 		}
+		if tokenSplit(tok.Reveal()) {
+			l.errAt(ev, key+".token_env", tokenSplitMsg)
+			return
+		}
 		cl.Token = tok
 		return
 	}
@@ -798,7 +827,27 @@ func (l *loader) readToken(cl *Caller, key string, ev, fv *tomlx.Value) {
 		l.errAt(fv, key+".token_file", msg)
 		return
 	}
+	if tokenSplit(tok.Reveal()) {
+		l.errAt(fv, key+".token_file", tokenSplitMsg)
+		return
+	}
 	cl.Token = tok
+}
+
+// tokenSplitMsg refuses a token no client could send; it never shows the
+// token.
+const tokenSplitMsg = "the token has a line break or another control character inside it, which no client can send in an Authorization header; keep the token on one line"
+
+// tokenSplit reports a token (white space around it trimmed already)
+// with a line break or another control character inside: an HTTP header
+// value holds none but the tab.
+func tokenSplit(tok string) bool {
+	for i := 0; i < len(tok); i++ {
+		if c := tok[i]; c < 0x20 && c != '\t' || c == 0x7f {
+			return true
+		}
+	}
+	return false
 }
 
 // tokenFileProblem holds a token file to mode 0600 or stricter, owned by
@@ -1041,7 +1090,12 @@ func (l *loader) loadEngines(top *section, c *Config) {
 	for _, id := range ids {
 		ev := v.Table.Values[id]
 		if !isIdentifier(id) {
-			l.errKey(v.Table, id, "engines", "an engine identifier is lowercase letters, digits and underscores, starting with a letter; this one is not (it is not shown)")
+			const rule = "an engine identifier is lowercase letters, digits and underscores, starting with a letter"
+			if shown, ok := shownKey(id); ok {
+				l.errKey(v.Table, id, "engines."+shown, rule+"; rename the table")
+			} else {
+				l.errKey(v.Table, id, "engines", rule+"; this one is not "+shown)
+			}
 			continue
 		}
 		key := "engines." + id

@@ -416,9 +416,67 @@ func TestREQ_CFG_005_UnknownKeysAndTables(t *testing.T) {
 	mustRefuse(t, "config_version = 1\nverbose = true\n", nil, "verbose: unknown key; see the configuration reference for the keys of this table (line 2, column 1)")
 	mustRefuse(t, "config_version = 1\n[engines.w]\ntype = \"wikipedia\"\ncategories = [\"general\"]\ncolour = \"red\"\n", nil, "engines.w.colour: unknown key")
 	mustRefuse(t, "config_version = 1\n[service.http.auth]\nrealm = \"x\"\n", nil, "service.http.auth.realm: unknown key")
-	msg := mustRefuse(t, "config_version = 1\n\"sk-live-abcdef 123\" = 1\n", nil, "(a quoted key): unknown key")
-	if strings.Contains(msg, "sk-live") {
-		t.Fatalf("a quoted key is repeated: %q", msg)
+	// a key is a name, not a value: a quoted key is named, escaped;
+	// one too long or beyond printable ASCII is given by its place only
+	mustRefuse(t, "config_version = 1\n\"max results\" = 1\n", nil, "\"max results\": unknown key", "(line 2, column 1)")
+	mustRefuse(t, "config_version = 1\n[search]\n\"a\\\"b\" = 1\n", nil, "search.\"a\\\"b\": unknown key")
+	long := strings.Repeat("k", 65)
+	msg := mustRefuse(t, "config_version = 1\n\""+long+" x\" = 1\n", nil, "(a key not shown, longer than 64 characters): unknown key", "(line 2, column 1)")
+	for _, doc := range []string{"config_version = 1\n\"caf\u00e9\" = 1\n", "config_version = 1\n\"a\\u0007b\" = 1\n"} {
+		msg += mustRefuse(t, doc, nil, "(a key not shown, of characters beyond printable ASCII): unknown key", "(line 2, column 1)")
+	}
+	if strings.Contains(msg, long) || strings.Contains(msg, "caf") || strings.Contains(msg, "\a") {
+		t.Fatalf("a key that may not be shown is: %q", msg)
+	}
+}
+
+// TestREQ_CFG_005_EngineIdentifierIsNamed: an engine identifier that
+// breaks the naming rule is named in its error, escaped and bounded; one
+// that cannot be shown is given by its place.
+// TestREQ_CFG_004_TokenWithALineBreakIsRefused: a caller's token with a
+// line break inside, after trimming, could never be sent by a client; it
+// is refused at start, naming the key and never showing the token.
+func TestREQ_CFG_004_TokenWithALineBreakIsRefused(t *testing.T) {
+	dir := t.TempDir()
+	for _, content := range []string{
+		"first-half-of-the-token-0123456789\nsecond-half-0123456789\n",
+		"first-half-of-the-token-0123456789\r\nsecond-half-0123456789",
+		"first-half-of-the-token-0123456789\x00second-half-0123456789",
+	} {
+		tf := filepath.Join(dir, "token")
+		if err := os.WriteFile(tf, []byte(content), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		msg := mustRefuse(t, "config_version = 1\n[[service.http.auth.callers]]\nid = \"ops\"\ntoken_file = \""+tf+"\"\n", nil,
+			"service.http.auth.callers[0].token_file: the token has a line break")
+		envMsg := mustRefuse(t, "config_version = 1\n[[service.http.auth.callers]]\nid = \"ops\"\ntoken_env = \"OPS_TOKEN\"\n",
+			map[string]string{"OPS_TOKEN": content}, "service.http.auth.callers[0].token_env: the token has a line break")
+		if strings.Contains(msg+envMsg, "half") {
+			t.Fatalf("the token is shown: %q %q", msg, envMsg)
+		}
+	}
+	// trimmed white space around a token, and a tab inside, are fine
+	tf := filepath.Join(dir, "token")
+	os.WriteFile(tf, []byte("\n  one-line-token-0123456789\tabcdefghijkl  \r\n"), 0o600)
+	if c := mustLoad(t, "config_version = 1\n[[service.http.auth.callers]]\nid = \"ops\"\ntoken_file = \""+tf+"\"\n", nil); c.HTTP.Callers[0].Token.Reveal() != "one-line-token-0123456789\tabcdefghijkl" {
+		t.Fatalf("a one-line token: %q", c.HTTP.Callers[0].Token.Reveal())
+	}
+}
+
+func TestREQ_CFG_005_EngineIdentifierIsNamed(t *testing.T) {
+	doc := func(id string) string {
+		return "config_version = 1\n[engines." + id + "]\ntype = \"wikipedia\"\ncategories = [\"general\"]\n"
+	}
+	for _, tc := range []struct{ id, want string }{
+		{"Wiki", "engines.Wiki: an engine identifier is lowercase letters, digits and underscores, starting with a letter; rename the table (line 2, column 10)"},
+		{"my-wiki", "engines.my-wiki: an engine identifier"},
+		{"1wiki", "engines.1wiki: an engine identifier"},
+		{"\"my wiki\"", "engines.\"my wiki\": an engine identifier"},
+		{"'a\"b'", "engines.\"a\\\"b\": an engine identifier"},
+		{"\"" + strings.Repeat("w", 65) + "\"", "engines: an engine identifier is lowercase letters, digits and underscores, starting with a letter; this one is not (a key not shown, longer than 64 characters) (line 2, column 10)"},
+		{"\"wik\u00ed\"", "engines: an engine identifier is lowercase letters, digits and underscores, starting with a letter; this one is not (a key not shown, of characters beyond printable ASCII)"},
+	} {
+		mustRefuse(t, doc(tc.id), nil, tc.want)
 	}
 }
 

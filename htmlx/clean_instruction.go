@@ -460,7 +460,10 @@ func isWordRune(r rune) bool {
 // latin1Fold maps U+00E0–U+00FF to their base letters ('·' keeps the rune).
 const latin1Fold = "aaaaaaaceeeeiiiidnooooo·ouuuuy·y"
 
-// foldRune lower-cases r and folds full-width ASCII and Latin-1 accents.
+// foldRune lower-cases r and folds full-width ASCII, Latin-1 accents and
+// the Latin, Cyrillic and Greek look-alikes of Latin letters (Unicode's
+// confusables data, clean_confusables.go): "іgnore" with a Cyrillic і
+// reads as "ignore".
 func foldRune(r rune) rune {
 	switch {
 	case r >= 'A' && r <= 'Z':
@@ -474,11 +477,38 @@ func foldRune(r rune) rune {
 	case isCommonCJK(r), r >= 0x2000 && r <= 0x20FF: // no case in these blocks
 		return r
 	}
+	if c := confusableLetter(r); c != 0 {
+		return rune(c)
+	}
 	r = unicode.ToLower(r)
 	if r >= 0xE0 && r <= 0xFF && latin1Fold[r-0xE0] != 0xB7 {
 		return rune(latin1Fold[r-0xE0])
 	}
 	return r
+}
+
+//go:generate go run ../scripts/gen-confusables -in ../scripts/gen-confusables/confusables-latin.txt -out clean_confusables.go
+
+// confusableLetter returns the Latin letter, lower-cased, that r is a
+// look-alike of, or 0: a binary search of the generated table.
+func confusableLetter(r rune) byte {
+	t := &confusableLetters
+	if r < t[0].r || r > t[len(t)-1].r {
+		return 0
+	}
+	lo, hi := 0, len(t)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if t[m].r < r {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	if lo < len(t) && t[lo].r == r {
+		return t[lo].letter
+	}
+	return 0
 }
 
 // instrLookahead reads tokens after the current one, on demand.

@@ -78,19 +78,8 @@ func TestInstructionLikeOnOrdinaryPages(t *testing.T) {
 		return def
 	}
 	var texts []string
-	if f, err := os.Open(filepath.Join(dir("HTMLX_SCORE_DIR", "../../shared/bench/article-extraction"), "ground-truth.json.gz")); err == nil {
-		zr, err := gzip.NewReader(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var truth map[string]struct {
-			ArticleBody string `json:"articleBody"`
-		}
-		if err := json.NewDecoder(zr).Decode(&truth); err != nil {
-			t.Fatal(err)
-		}
-		f.Close()
-		for _, a := range truth {
+	if gt := filepath.Join(dir("HTMLX_SCORE_DIR", "../../shared/bench/article-extraction"), "ground-truth.json.gz"); fileExists(gt) {
+		for _, a := range loadGroundTruth(t, gt) {
 			texts = append(texts, a.ArticleBody)
 		}
 	}
@@ -129,4 +118,9 @@ func TestInstructionLikeOnOrdinaryPages(t *testing.T) {
 	}
 	t.Logf("flagged texts (index): %v", which)
 	t.Logf("flagged: %d of %d article bodies, %d of %d WCXB main texts", flagged[0], articles, flagged[1], len(texts)-articles)
+}
+
+func fileExists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
 }

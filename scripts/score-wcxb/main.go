@@ -244,10 +244,28 @@ func snippetRate(text string, snippets []string) float64 {
 }
 
 // plainText removes the Markdown link targets "](...)" and image
-// markers, keeping link text, and the info string of a code fence
-// ("```go"): the words a reader of the text sees.
+// markers, keeping link text, the info string of a code fence ("```go")
+// and the backslash of an escape ("\\[" shows "["): the words a reader of
+// the text sees.
 func plainText(md string) string {
-	return withoutFenceInfo(withoutLinkTargets(md))
+	return withoutEscapes(withoutFenceInfo(withoutLinkTargets(md)))
+}
+
+// withoutEscapes drops the backslash before ASCII punctuation, as a
+// Markdown renderer does.
+func withoutEscapes(md string) string {
+	if !strings.Contains(md, "\\") {
+		return md
+	}
+	var b strings.Builder
+	b.Grow(len(md))
+	for i := 0; i < len(md); i++ {
+		if md[i] == '\\' && i+1 < len(md) && strings.IndexByte("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~", md[i+1]) >= 0 {
+			i++
+		}
+		b.WriteByte(md[i])
+	}
+	return b.String()
 }
 
 // withoutFenceInfo drops the info string after the backticks or tildes

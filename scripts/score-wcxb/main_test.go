@@ -33,6 +33,9 @@ func TestWordF1MatchesEvaluatePy(t *testing.T) {
 			}
 		}
 	}
+	if got := plainText("a \\[b\\] \\<c> C:\\\\d\\e"); got != "a [b] <c> C:\\d\\e" {
+		t.Errorf("plainText = %q", got)
+	}
 	if got := plainText("see [a b](https://x.example/p_(q)) and [c](http://y/)."); got != "see [a b] and [c]." {
 		t.Errorf("plainText = %q", got)
 	}

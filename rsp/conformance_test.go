@@ -40,7 +40,7 @@ func TestConformance_PassesConformingPlugins(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			var out bytes.Buffer
-			ok := conformance(context.Background(), argv, &out, 2*time.Second)
+			ok := conformance(context.Background(), argv, &out, 2*time.Second, "")
 			passes, fails := checkLines(t, out.String())
 			if !ok || len(fails) != 0 {
 				t.Fatalf("conforming plugin failed:\n%s", out.String())
@@ -80,7 +80,7 @@ func TestConformance_FailsEveryChaosModeThatBreaksTheProtocol(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			var out bytes.Buffer
-			ok := conformance(context.Background(), tc.argv, &out, 300*time.Millisecond)
+			ok := conformance(context.Background(), tc.argv, &out, 300*time.Millisecond, "")
 			_, fails := checkLines(t, out.String())
 			if ok || len(fails) == 0 || !strings.Contains(out.String(), tc.want) {
 				t.Fatalf("ok=%v, want a FAIL with %q:\n%s", ok, tc.want, out.String())
@@ -92,7 +92,7 @@ func TestConformance_FailsEveryChaosModeThatBreaksTheProtocol(t *testing.T) {
 
 func TestConformance_SplitCharFailsOnlyWhereThereIsACharacterToSplit(t *testing.T) {
 	var out bytes.Buffer
-	conformance(context.Background(), chaos("-hooks", "on_chunk", "splitchar"), &out, time.Second)
+	conformance(context.Background(), chaos("-hooks", "on_chunk", "splitchar"), &out, time.Second, "")
 	if !strings.Contains(out.String(), "FAIL on_chunk multibyte: failure bad_span") {
 		t.Fatalf("%s", out.String())
 	}

@@ -24,7 +24,7 @@ func Main(version string, args []string, stdin io.Reader, stdout, stderr io.Writ
 		return 2
 	}
 	hs := rsp.Handshake{Name: Name, Version: version, Hooks: []string{rsp.HookChunk, rsp.HookRetrieve},
-		Deterministic: true, InlineThreshold: -1}
+		Deterministic: true, InlineThreshold: -1, ContentRef: true}
 	judge := func(_ context.Context, req rsp.Request) (rsp.Answer, error) { return Judge(req.Content), nil }
 	if err := rsp.ServeIO(context.Background(), hs, judge, stdin, stdout); err != nil {
 		fmt.Fprintln(stderr, Name+":", err)

@@ -45,7 +45,7 @@ func Main(version string, args []string, stdin io.Reader, stdout, stderr io.Writ
 		}
 	}
 	hs := rsp.Handshake{Name: Name, Version: version, Hooks: []string{rsp.HookChunk, rsp.HookRetrieve, rsp.HookResponse},
-		Deterministic: true, InlineThreshold: inlineThreshold}
+		Deterministic: true, InlineThreshold: inlineThreshold, ContentRef: true}
 	judge := func(_ context.Context, req rsp.Request) (rsp.Answer, error) { return Judge(req.Content, block), nil }
 	if err := rsp.ServeIO(context.Background(), hs, judge, stdin, stdout); err != nil {
 		fmt.Fprintln(stderr, "rypsok rsp secrets:", err)

@@ -21,6 +21,7 @@
 //	answer JSON         print JSON exactly as given
 //	bycontent JSON      JSON maps contents to answers; ALLOW for any other content
 //	find WORD [block]   REDACT the first WORD (type word), or BLOCK with block; ALLOW without it
+//	findchars WORD      as find, but with character offsets instead of bytes (wrong)
 //	crash               print half an answer, then panic
 //	exit                print a valid ALLOW, then exit 3
 //	signal              kill itself with SIGKILL
@@ -228,6 +229,15 @@ func call(mode string, args []string, content string, severity bool) {
 			out(map[string]any{"verdict": "REDACT", "spans": []map[string]any{{"start": i, "end": i + len(arg(0)), "type": "word"}},
 				"replacement": "[WORD]", "severity": "medium"})
 		}
+	case "findchars":
+		i := strings.Index(content, arg(0))
+		if i < 0 {
+			out(map[string]any{"verdict": "ALLOW"})
+			return
+		}
+		c := utf8.RuneCountInString(content[:i])
+		out(map[string]any{"verdict": "REDACT", "spans": []map[string]any{{"start": c, "end": c + len(arg(0)), "type": "word"}},
+			"replacement": "[WORD]", "severity": "medium"})
 	case "crash":
 		os.Stdout.WriteString(`{"verdict":`)
 		panic("chaos crash")

@@ -45,7 +45,7 @@ func Judge(content string) rsp.Answer {
 	text := strings.Join(strings.Fields(strings.ToLower(content)), " ")
 	for _, p := range phrases {
 		if strings.Contains(text, p) {
-			return rsp.Answer{Verdict: rsp.Flag, Severity: rsp.High, Reason: "instruction-like text: " + p}
+			return rsp.Answer{Verdict: rsp.Flag, Severity: rsp.InstructionLike.Severity(), Reason: "instruction-like text: " + p}
 		}
 	}
 	return rsp.Answer{Verdict: rsp.Allow}

@@ -81,7 +81,7 @@ func Judge(content string, block bool) rsp.Answer {
 	if len(kinds) == 1 {
 		replacement = "[REDACTED:" + kinds[0] + "]"
 	}
-	return rsp.Answer{Verdict: rsp.Redact, Spans: spans, Replacement: replacement, Severity: rsp.Critical}
+	return rsp.Answer{Verdict: rsp.Redact, Spans: spans, Replacement: replacement, Severity: rsp.Credential.Severity()}
 }
 
 // runeOffsets turns the findings' positions, in Unicode scalar values

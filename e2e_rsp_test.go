@@ -500,9 +500,9 @@ func rspGitleaks(t *testing.T) string {
 }
 
 // TestRSP_E2E_GitleaksRedactsAnAWSKeyInAFetchedPage: the third-party
-// evidence — an unmodified gitleaks v8 behind the standard-library adapter
-// of rsp/plugins/gitleaks, configured as any plugin, redacts the AWS key
-// of a fetched page.
+// evidence — an unmodified gitleaks v8 behind the adapter of
+// rsp/plugins/gitleaks (the reference's gitleaks role), configured as any
+// plugin, redacts the AWS key of a fetched page.
 func TestRSP_E2E_GitleaksRedactsAnAWSKeyInAFetchedPage(t *testing.T) {
 	gl := rspGitleaks(t)
 	adapter := filepath.Join(t.TempDir(), "rsp-gitleaks")
@@ -515,7 +515,7 @@ func TestRSP_E2E_GitleaksRedactsAnAWSKeyInAFetchedPage(t *testing.T) {
 	res := s.call("web_fetch", map[string]any{"url": site.URL + "/wiki/Deploy_notes"})
 	sc := structured(t, res)
 	n := notice(sc, "content_redacted")
-	if res["isError"] != false || strings.Contains(asJSON(res), key) || !strings.Contains(asJSON(sc["content"]), "[REDACTED:aws-access-token]") ||
+	if res["isError"] != false || strings.Contains(asJSON(res), key) || !strings.Contains(asJSON(sc["content"]), "[REDACTED:secret]") ||
 		n == nil || asJSON(n["plugins"]) != `["gitleaks"]` || asJSON(n["types"]) != `["aws-access-token"]` {
 		t.Fatalf("web_fetch through gitleaks: %s", asJSON(res))
 	}
@@ -548,8 +548,9 @@ func TestRSP_E2E_DeterministicPluginIsCalledOncePerUnchangedPage(t *testing.T) {
 		json.Unmarshal([]byte(line), &r)
 		hooks[r.Request.Type+" "+r.Request.Hook]++
 	}
-	// One handshake at start; one call per hook for the first fetch, none after.
-	if len(hooks) != 3 || hooks["handshake "] != 1 || hooks["call on_retrieve"] != 1 || hooks["call on_response"] != 1 {
+	// One handshake at start (in both dialects: type and hook); one call
+	// per hook for the first fetch, none after.
+	if len(hooks) != 3 || hooks["handshake handshake"] != 1 || hooks["call on_retrieve"] != 1 || hooks["call on_response"] != 1 {
 		t.Fatalf("the plugin saw %v", hooks)
 	}
 	rspNoPluginLeft(t)

@@ -15,6 +15,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 
@@ -27,7 +28,7 @@ import (
 
 const rspUsage = `usage: rypsok rsp secrets [--block]
        rypsok rsp ingest [--config PATH] [--out FILE.jsonl] PATH...
-       rypsok rsp conformance -- CMD [ARGS...]
+       rypsok rsp conformance [--role credentials] -- CMD [ARGS...]
 
 secrets      rypsok's credential check as an RSP 0.1 plugin for any host:
              one JSON request on stdin, one answer on stdout.
@@ -184,11 +185,17 @@ func rspIngest(args []string, stdout, stderr io.Writer, lookup func(string) (str
 	return exitOK
 }
 
-// rspConformance is `rypsok rsp conformance -- CMD ARGS…`.
+// rspConformance is `rypsok rsp conformance [--role credentials] -- CMD ARGS…`.
 func rspConformance(args []string, stdout, stderr io.Writer) int {
+	role := ""
 	switch {
 	case len(args) > 0 && args[0] == "--":
 		args = args[1:]
+	case len(args) > 2 && (args[0] == "--role" || args[0] == "-role") && args[2] == "--":
+		if args[1] != rsp.RoleCredentials {
+			return rspUsageError(stderr, "unknown --role "+strconv.Quote(args[1])+"; the role is "+rsp.RoleCredentials)
+		}
+		role, args = args[1], args[3:]
 	case len(args) > 0 && (args[0] == "--help" || args[0] == "-h"):
 		fmt.Fprint(stdout, rspUsage)
 		return exitOK
@@ -200,7 +207,7 @@ func rspConformance(args []string, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
 	defer stop()
-	if !rsp.Conformance(ctx, args, stdout) {
+	if !rsp.ConformanceRole(ctx, role, args, stdout) {
 		return exitConfig
 	}
 	return exitOK

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"strings"
 	"testing"
 )
 
@@ -77,3 +78,32 @@ func BenchmarkJudge10Results_Cached(b *testing.B) {
 		b.Fatal("cached judging spawned a process")
 	}
 }
+
+// benchAnswer is a typical REDACT answer: three spans.
+var benchAnswer = []byte(`{"verdict":"REDACT","spans":[{"start":4,"end":24,"type":"aws_access_key_id"},{"start":40,"end":80,"type":"github_token"},{"start":90,"end":130,"type":"url_password"}],"replacement":"[REDACTED:credential]","severity":"critical"}`)
+
+// BenchmarkParseAnswer is the host's reading of one plugin answer, the
+// part of a call's overhead spent on the answer's bytes.
+func BenchmarkParseAnswer(b *testing.B) {
+	content := strings.Repeat("text ", 40)
+	for b.Loop() {
+		if _, class := parseAnswer(benchAnswer, content); class != "" {
+			b.Fatal(class)
+		}
+	}
+}
+
+// BenchmarkReadRequest_Call is a Go plugin's reading of one call with
+// 16 KiB of content and the metadata of a fetched page.
+func BenchmarkReadRequest_Call(b *testing.B) {
+	req := marshal(callRequest{RSPVersion: Version, Type: "call", Hook: HookRetrieve, Content: ptr(strings.Repeat("A page of text, é and 😀. ", 640)),
+		Metadata: map[string]any{"tool": ToolWebFetch, "url": "https://example.org/a/page", "title": "A page"}})
+	b.SetBytes(int64(len(req)))
+	for b.Loop() {
+		if _, _, err := ReadRequest(req); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func ptr[T any](v T) *T { return &v }

@@ -125,6 +125,8 @@ type plugin struct {
 	inline  int64    // effective threshold
 	env     []string
 	timeout time.Duration
+	// warned is set once an unknown severity of this plugin was logged.
+	warned atomic.Bool
 }
 
 // New validates s and handshakes each plugin once, in order. It returns
@@ -171,14 +173,14 @@ func New(ctx context.Context, s Settings) (*Host, error) {
 }
 
 func (h *Host) handshake(ctx context.Context, p *plugin) *HandshakeError {
-	req := marshal(handshakeRequest{RSPVersion: Version, Type: "handshake", Host: hostInfo{Name: "rypsok", Version: h.s.HostVersion}, Hooks: h.s.Hooks})
+	req := marshal(h.handshakeRequest("rypsok", h.s.HostVersion, h.s.Hooks))
 	o := h.spawn(ctx, p, req, nil)
 	if o.class != "" {
 		return &HandshakeError{Plugin: p.spec.Name, Cause: o.class}
 	}
-	hs, ok := parseHandshake(o.stdout)
-	if !ok {
-		return &HandshakeError{Plugin: p.spec.Name, Cause: FailHandshake, Detail: "not a valid rsp 0.x handshake answer"}
+	hs, err := readHandshake(o.stdout)
+	if err != nil {
+		return &HandshakeError{Plugin: p.spec.Name, Cause: FailHandshake, Detail: "not a valid rsp 0.x handshake answer: " + err.Error()}
 	}
 	p.hs = hs
 	for _, k := range p.spec.Hooks {
@@ -198,6 +200,13 @@ func (h *Host) handshake(ctx context.Context, p *plugin) *HandshakeError {
 	return nil
 }
 
+// handshakeRequest is the handshake message of this host, naming it and
+// its hooks and limits.
+func (h *Host) handshakeRequest(name, version string, hooks []string) handshakeRequest {
+	return handshakeRequest{RSPVersion: Version, Hook: hookHandshake, Type: "handshake", Host: hostInfo{Name: name, Version: version},
+		Hooks: hooks, Limits: hostLimits{InlineMaxBytes: h.s.InlineMaxBytes, MaxAnswerBytes: h.s.MaxAnswerBytes}}
+}
+
 // Plugins describes the plugins in configured order.
 func (h *Host) Plugins() []PluginInfo {
 	var out []PluginInfo
@@ -206,6 +215,9 @@ func (h *Host) Plugins() []PluginInfo {
 			Hooks: append([]string(nil), p.hooks...), Deterministic: p.hs.Deterministic, InlineThreshold: p.inline}
 		if p.spec.OnError == OnErrorAllow || p.spec.OnError == OnErrorSkip {
 			info.Warnings = append(info.Warnings, fmt.Sprintf("on_error = %s: a failure of this plugin lets content through (fails open)", p.spec.OnError))
+		}
+		if !p.hs.ContentRef {
+			info.Warnings = append(info.Warnings, fmt.Sprintf("the plugin does not read content_ref: content over %d bytes meets its on_error", p.inline))
 		}
 		if len(p.hooks) == 0 {
 			info.Warnings = append(info.Warnings, "no hook this host calls reaches this plugin")

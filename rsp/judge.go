@@ -205,7 +205,14 @@ func (h *Host) call(ctx context.Context, p *plugin, hook, content string, metada
 	}
 	req := callRequest{RSPVersion: Version, Type: "call", Hook: hook, Metadata: metadata}
 	var fd3 *os.File
-	if p.inline == 0 || int64(len(content)) > p.inline {
+	byRef := p.inline == 0 || int64(len(content)) > p.inline
+	if byRef && !p.hs.ContentRef && int64(len(content)) > p.inline {
+		// Content goes by reference only to a plugin that declared it
+		// reads it: any other would see no content and could answer
+		// ALLOW on what it never received.
+		return Answer{}, FailTooLarge
+	}
+	if byRef && p.hs.ContentRef {
 		path, f, release, err := newRef(content)
 		if err != nil {
 			return Answer{}, FailSpawn
@@ -226,6 +233,9 @@ func (h *Host) call(ctx context.Context, p *plugin, hook, content string, metada
 	a, class := parseAnswer(o.stdout, content)
 	if class != "" {
 		return Answer{}, class
+	}
+	if a.unknownSeverity != "" && p.warned.CompareAndSwap(false, true) {
+		h.log.Warn("rsp_unknown_severity", "plugin", p.spec.Name, "severity", a.unknownSeverity)
 	}
 	if p.hs.Deterministic {
 		h.cache.put(key, a)

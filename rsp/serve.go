@@ -70,8 +70,16 @@ func ServeIO(ctx context.Context, hs Handshake, judge JudgeFunc, stdin io.Reader
 
 // ReadRequest decodes a request a plugin received: a handshake (the
 // second result is true) or a call, whose content it reads from the
-// content_ref when there is one. Unknown fields are ignored.
+// content_ref when there is one. The request must be strict JSON (no
+// repeated key at any depth, no lone surrogate, no integer beyond
+// ±(2^53−1), no NaN, no leading zero, bounded nesting). Both dialects are
+// read: a handshake is "hook":"handshake" (the reference's) or
+// "type":"handshake" (rypsok's); a call has "type":"call" or no type.
+// Unknown fields are ignored.
 func ReadRequest(b []byte) (Request, bool, error) {
+	if err := strictObject(b); err != nil {
+		return Request{}, false, fmt.Errorf("the request is refused: %w", err)
+	}
 	var m struct {
 		RSPVersion string         `json:"rsp_version"`
 		Type       string         `json:"type"`
@@ -81,17 +89,20 @@ func ReadRequest(b []byte) (Request, bool, error) {
 		Metadata   map[string]any `json:"metadata"`
 	}
 	if err := json.Unmarshal(b, &m); err != nil {
-		return Request{}, false, fmt.Errorf("the request is not a JSON object: %w", err)
+		return Request{}, false, fmt.Errorf("the request is refused: %w", fieldError(err))
 	}
 	if major, _, _ := strings.Cut(m.RSPVersion, "."); major != "0" {
 		return Request{}, false, fmt.Errorf("rsp_version %q is not 0.x", m.RSPVersion)
 	}
-	switch m.Type {
-	case "handshake":
+	switch {
+	case m.Type == "handshake" || m.Type == "" && m.Hook == hookHandshake:
 		return Request{}, true, nil
-	case "call":
-	default:
+	case m.Type != "" && m.Type != "call":
 		return Request{}, false, fmt.Errorf("unknown request type %q", m.Type)
+	case m.Hook == hookHandshake:
+		return Request{}, false, errors.New(`a call with hook "handshake"`)
+	case m.Hook == "":
+		return Request{}, false, errors.New("the call names no hook")
 	}
 	req := Request{Hook: m.Hook, Metadata: m.Metadata}
 	switch {

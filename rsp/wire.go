@@ -3,6 +3,8 @@ package rsp
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"strings"
 )
 
@@ -93,6 +95,9 @@ const (
 	FailOversize  Class = "oversize"  // stdout beyond the answer cap
 	FailBadSpan   Class = "bad_span"  // a span out of range, inverted, or inside a character
 	FailHandshake Class = "handshake" // the handshake failed
+	// FailTooLarge is content larger than the plugin takes inline, for a
+	// plugin that does not read content_ref: the plugin never receives it.
+	FailTooLarge Class = "too_large"
 )
 
 // Span is a byte range [Start, End) of the UTF-8 content and the kind of
@@ -105,13 +110,17 @@ type Span struct {
 
 // Answer is a plugin's answer to one call. Which fields matter depends on
 // Verdict: FLAG carries Severity and Reason, REDACT Spans, Replacement and
-// Severity, BLOCK Reason.
+// Severity, BLOCK Reason. An empty Severity ranks lowest.
 type Answer struct {
 	Verdict     Verdict
 	Severity    Severity
 	Reason      string
 	Spans       []Span
 	Replacement string
+
+	// unknownSeverity is a severity word the host did not know (ranked
+	// lowest, logged once per plugin).
+	unknownSeverity string
 }
 
 // MarshalJSON writes exactly the fields the protocol defines for a's verdict.
@@ -154,13 +163,29 @@ type hostInfo struct {
 	Version string `json:"version"`
 }
 
-// handshakeRequest is the first message a plugin receives.
-type handshakeRequest struct {
-	RSPVersion string   `json:"rsp_version"`
-	Type       string   `json:"type"`
-	Host       hostInfo `json:"host"`
-	Hooks      []string `json:"hooks"`
+// hostLimits are the host's limits, sent in the handshake request so that
+// a plugin can learn them: inline content at most InlineMaxBytes, an
+// answer at most MaxAnswerBytes.
+type hostLimits struct {
+	InlineMaxBytes int64 `json:"inline_max_bytes"`
+	MaxAnswerBytes int   `json:"max_answer_bytes"`
 }
+
+// handshakeRequest is the first message a plugin receives. It carries the
+// reference's "hook":"handshake" and rypsok's "type":"handshake", so that
+// plugins of either dialect recognise it.
+type handshakeRequest struct {
+	RSPVersion string     `json:"rsp_version"`
+	Hook       string     `json:"hook"`
+	Type       string     `json:"type"`
+	Host       hostInfo   `json:"host"`
+	Hooks      []string   `json:"hooks"`
+	Limits     hostLimits `json:"limits"`
+}
+
+// hookHandshake is the hook word of the handshake request (the
+// reference's dialect).
+const hookHandshake = "handshake"
 
 // contentRef points at content passed by reference.
 type contentRef struct {
@@ -169,7 +194,8 @@ type contentRef struct {
 	Length int64  `json:"length"`
 }
 
-// callRequest is the message of one call.
+// callRequest is the message of one call. Type "call" is rypsok's
+// dialect; a plugin of the reference's reads the hook alone.
 type callRequest struct {
 	RSPVersion string         `json:"rsp_version"`
 	Type       string         `json:"type"`
@@ -180,18 +206,22 @@ type callRequest struct {
 }
 
 // Handshake is what a plugin declares about itself. InlineThreshold is
-// the largest content in bytes it takes inline; a negative value means it
-// declared none (the host's cap applies).
+// the largest content in bytes it takes inline (written both as the
+// reference's max_inline_bytes and as inline_threshold); a negative value
+// means it declared none (the host's cap applies). ContentRef declares
+// that the plugin reads content passed by reference (content_ref): a host
+// passes content by reference to no other plugin.
 type Handshake struct {
 	Name            string
 	Version         string
 	Hooks           []string
 	Deterministic   bool
 	InlineThreshold int64
+	ContentRef      bool
 }
 
-// MarshalJSON writes the handshake answer; a negative InlineThreshold is
-// left out.
+// MarshalJSON writes the handshake answer; a negative InlineThreshold and
+// a false ContentRef are left out.
 func (h Handshake) MarshalJSON() ([]byte, error) {
 	hooks := h.Hooks
 	if hooks == nil {
@@ -203,11 +233,13 @@ func (h Handshake) MarshalJSON() ([]byte, error) {
 		Version         string   `json:"version"`
 		Hooks           []string `json:"hooks"`
 		Deterministic   bool     `json:"deterministic"`
+		MaxInlineBytes  *int64   `json:"max_inline_bytes,omitempty"`
 		InlineThreshold *int64   `json:"inline_threshold,omitempty"`
-	}{Version, h.Name, h.Version, hooks, h.Deterministic, nil}
+		ContentRef      bool     `json:"content_ref,omitempty"`
+	}{Version, h.Name, h.Version, hooks, h.Deterministic, nil, nil, h.ContentRef}
 	if h.InlineThreshold >= 0 {
 		t := h.InlineThreshold
-		m.InlineThreshold = &t
+		m.MaxInlineBytes, m.InlineThreshold = &t, &t
 	}
 	return json.Marshal(m)
 }
@@ -224,31 +256,30 @@ func marshal(v any) []byte {
 	return bytes.TrimRight(b.Bytes(), "\n")
 }
 
-// oneObject checks that b is exactly one JSON object, with only JSON
-// whitespace around it, and returns it.
-func oneObject(b []byte) (json.RawMessage, bool) {
-	t := bytes.TrimLeft(b, " \t\r\n")
-	if len(t) == 0 || t[0] != '{' {
-		return nil, false
+// oneObject checks that b is exactly one strict JSON object (strictObject),
+// with only JSON whitespace around it, and returns it.
+func oneObject(b []byte) (json.RawMessage, error) {
+	if err := strictObject(b); err != nil {
+		return nil, err
 	}
-	dec := json.NewDecoder(bytes.NewReader(t))
-	var raw json.RawMessage
-	if err := dec.Decode(&raw); err != nil {
-		return nil, false
-	}
-	rest := t[dec.InputOffset():]
-	if len(bytes.TrimLeft(rest, " \t\r\n")) != 0 {
-		return nil, false
-	}
-	return raw, true
+	return b, nil
 }
 
-// parseHandshake reads a handshake answer. The rsp_version must have major
-// version 0; name, version and hooks are required.
+// parseHandshake reads a handshake answer; see readHandshake.
 func parseHandshake(b []byte) (Handshake, bool) {
-	raw, ok := oneObject(b)
-	if !ok {
-		return Handshake{}, false
+	h, err := readHandshake(b)
+	return h, err == nil
+}
+
+// readHandshake reads a handshake answer. The rsp_version must have major
+// version 0; name, version and hooks are required. The inline limit is
+// the smaller of max_inline_bytes (the reference's) and inline_threshold
+// (rypsok's) when both are given. The error names the field that is
+// wrong.
+func readHandshake(b []byte) (Handshake, error) {
+	raw, err := oneObject(b)
+	if err != nil {
+		return Handshake{}, err
 	}
 	var m struct {
 		RSPVersion      *string   `json:"rsp_version"`
@@ -256,18 +287,29 @@ func parseHandshake(b []byte) (Handshake, bool) {
 		Version         *string   `json:"version"`
 		Hooks           *[]string `json:"hooks"`
 		Deterministic   *bool     `json:"deterministic"`
+		MaxInlineBytes  *int64    `json:"max_inline_bytes"`
 		InlineThreshold *int64    `json:"inline_threshold"`
+		ContentRef      *bool     `json:"content_ref"`
 	}
-	if json.Unmarshal(raw, &m) != nil || m.RSPVersion == nil || m.Name == nil || m.Version == nil || m.Hooks == nil {
-		return Handshake{}, false
+	if err := json.Unmarshal(raw, &m); err != nil {
+		return Handshake{}, fieldError(err)
 	}
-	major, _, _ := strings.Cut(*m.RSPVersion, ".")
-	if major != "0" {
-		return Handshake{}, false
+	switch {
+	case m.RSPVersion == nil:
+		return Handshake{}, errors.New("rsp_version is missing")
+	case m.Name == nil:
+		return Handshake{}, errors.New("name is missing")
+	case m.Version == nil:
+		return Handshake{}, errors.New("version is missing")
+	case m.Hooks == nil:
+		return Handshake{}, errors.New("hooks is missing (an array of hook names)")
+	}
+	if major, _, _ := strings.Cut(*m.RSPVersion, "."); major != "0" {
+		return Handshake{}, fmt.Errorf("rsp_version %q is not 0.x", bound(*m.RSPVersion))
 	}
 	h := Handshake{Name: bound(*m.Name), Version: bound(*m.Version), InlineThreshold: -1}
 	if h.Name == "" || h.Version == "" {
-		return Handshake{}, false
+		return Handshake{}, errors.New("name and version must not be empty")
 	}
 	for _, k := range *m.Hooks {
 		if knownHook(k) && !contains(h.Hooks, k) {
@@ -277,21 +319,49 @@ func parseHandshake(b []byte) (Handshake, bool) {
 	if m.Deterministic != nil {
 		h.Deterministic = *m.Deterministic
 	}
-	if m.InlineThreshold != nil {
-		if *m.InlineThreshold < 0 {
-			return Handshake{}, false
-		}
-		h.InlineThreshold = *m.InlineThreshold
+	if m.ContentRef != nil {
+		h.ContentRef = *m.ContentRef
 	}
-	return h, true
+	for _, limit := range []*int64{m.MaxInlineBytes, m.InlineThreshold} {
+		if limit == nil {
+			continue
+		}
+		if *limit < 0 {
+			return Handshake{}, errors.New("max_inline_bytes and inline_threshold must not be negative")
+		}
+		if h.InlineThreshold < 0 || *limit < h.InlineThreshold {
+			h.InlineThreshold = *limit
+		}
+	}
+	return h, nil
 }
 
-// parseAnswer reads a call answer for content and validates its spans.
-// Strings are bounded and cleaned.
+// fieldError names the field of a decoding error: the JSON is strict by
+// now, so what is left is a field of the wrong type.
+func fieldError(err error) error {
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) && te.Field != "" {
+		return fmt.Errorf("%s is a JSON %s, not the type the protocol gives it", te.Field, te.Value)
+	}
+	return errors.New("a field has the wrong type")
+}
+
+// parseAnswer reads a call answer for content; see readAnswer.
 func parseAnswer(b []byte, content string) (Answer, Class) {
-	raw, ok := oneObject(b)
-	if !ok {
-		return Answer{}, FailMalformed
+	a, class, _ := readAnswer(b, content)
+	return a, class
+}
+
+// readAnswer reads a call answer for content and validates its spans.
+// Strings are bounded and cleaned. As the reference defines them,
+// severity is optional on FLAG and REDACT and reason on FLAG and BLOCK; a
+// missing or unknown severity ranks lowest (Answer.Severity is empty; an
+// unknown word is kept, bounded, in Answer.unknownSeverity). The string
+// says what is wrong, naming the field.
+func readAnswer(b []byte, content string) (Answer, Class, string) {
+	raw, err := oneObject(b)
+	if err != nil {
+		return Answer{}, FailMalformed, err.Error()
 	}
 	var m struct {
 		Verdict     *string `json:"verdict"`
@@ -304,47 +374,46 @@ func parseAnswer(b []byte, content string) (Answer, Class) {
 			Type  *string `json:"type"`
 		} `json:"spans"`
 	}
-	if json.Unmarshal(raw, &m) != nil || m.Verdict == nil {
-		return Answer{}, FailMalformed
+	if err := json.Unmarshal(raw, &m); err != nil {
+		return Answer{}, FailMalformed, fieldError(err).Error()
+	}
+	if m.Verdict == nil {
+		return Answer{}, FailMalformed, "verdict is missing"
 	}
 	a := Answer{Verdict: Verdict(*m.Verdict)}
-	severity := func() bool {
-		if m.Severity == nil || Severity(*m.Severity).rank() == 0 {
-			return false
+	if m.Reason != nil && (a.Verdict == Flag || a.Verdict == Block) {
+		a.Reason = bound(*m.Reason)
+	}
+	if m.Severity != nil && (a.Verdict == Flag || a.Verdict == Redact) {
+		if s := Severity(*m.Severity); s.rank() > 0 {
+			a.Severity = s
+		} else if *m.Severity != "" {
+			a.unknownSeverity = bound(*m.Severity)
 		}
-		a.Severity = Severity(*m.Severity)
-		return true
 	}
 	switch a.Verdict {
-	case Allow:
-	case Flag:
-		if !severity() || m.Reason == nil {
-			return Answer{}, FailMalformed
-		}
-		a.Reason = bound(*m.Reason)
-	case Block:
-		if m.Reason == nil {
-			return Answer{}, FailMalformed
-		}
-		a.Reason = bound(*m.Reason)
+	case Allow, Flag, Block:
 	case Redact:
-		if !severity() || m.Replacement == nil || m.Spans == nil || len(*m.Spans) == 0 {
-			return Answer{}, FailMalformed
+		if m.Replacement == nil {
+			return Answer{}, FailMalformed, "REDACT without replacement"
+		}
+		if m.Spans == nil || len(*m.Spans) == 0 {
+			return Answer{}, FailMalformed, "REDACT without spans (a non-empty array)"
 		}
 		a.Replacement = bound(*m.Replacement)
-		for _, s := range *m.Spans {
+		for i, s := range *m.Spans {
 			if s.Start == nil || s.End == nil || s.Type == nil {
-				return Answer{}, FailMalformed
+				return Answer{}, FailMalformed, fmt.Sprintf("spans[%d] lacks start, end or type", i)
 			}
 			if !validSpan(content, *s.Start, *s.End) {
-				return Answer{}, FailBadSpan
+				return Answer{}, FailBadSpan, fmt.Sprintf("spans[%d] [%d, %d) is out of range, inverted or inside a character of the %d-byte content", i, *s.Start, *s.End, len(content))
 			}
 			a.Spans = append(a.Spans, Span{Start: int(*s.Start), End: int(*s.End), Type: bound(*s.Type)})
 		}
 	default:
-		return Answer{}, FailMalformed
+		return Answer{}, FailMalformed, fmt.Sprintf("verdict %q is not ALLOW, FLAG, REDACT or BLOCK", bound(*m.Verdict))
 	}
-	return a, ""
+	return a, "", ""
 }
 
 // validSpan reports whether [start, end) is a span of content: in range,

@@ -4,7 +4,15 @@
 // mode, so that tests can show how a host meets each failure. It is built
 // by the tests of package rsp; it is not part of the rypsok binary.
 //
-//	chaos [-name N] [-version V] [-hooks h1,h2] [-det] [-threshold N] [-record FILE] [-crash-on S] MODE [ARGS]
+//	chaos [-name N] [-version V] [-hooks h1,h2] [-det] [-threshold N] [-noref] [-ref] [-lenient] [-record FILE] [-crash-on S] MODE [ARGS]
+//
+// Requests that are not strict JSON are refused (exit 2) unless -lenient.
+// The handshake declares content_ref (the plugin reads content passed by
+// reference) unless -noref. With -ref the plugin speaks the reference's
+// dialect alone: it knows the handshake by "hook" only (never "type"),
+// declares max_inline_bytes (-threshold) and no content_ref, never reads
+// content_ref (content it did not receive is empty to it, and it answers
+// on that), and writes FLAG and REDACT without a severity.
 //
 // Modes of a call (the handshake is answered normally unless the mode is
 // about the handshake):
@@ -13,6 +21,7 @@
 //	answer JSON         print JSON exactly as given
 //	bycontent JSON      JSON maps contents to answers; ALLOW for any other content
 //	find WORD [block]   REDACT the first WORD (type word), or BLOCK with block; ALLOW without it
+//	findchars WORD      as find, but with character offsets instead of bytes (wrong)
 //	crash               print half an answer, then panic
 //	exit                print a valid ALLOW, then exit 3
 //	signal              kill itself with SIGKILL
@@ -49,6 +58,8 @@ import (
 	"syscall"
 	"time"
 	"unicode/utf8"
+
+	"rypsok/rsp"
 )
 
 func main() {
@@ -57,6 +68,9 @@ func main() {
 	hooks := flag.String("hooks", "on_chunk,on_retrieve,on_response", "declared hooks")
 	det := flag.Bool("det", false, "declare deterministic")
 	threshold := flag.Int64("threshold", -1, "inline_threshold (negative: none)")
+	noRef := flag.Bool("noref", false, "declare no content_ref and never read it")
+	refDialect := flag.Bool("ref", false, "speak the reference dialect only")
+	lenient := flag.Bool("lenient", false, "read requests that are not strict JSON")
 	record := flag.String("record", "", "append each request to this file")
 	crashOn := flag.String("crash-on", "", "crash (as mode crash) on a call whose content contains this")
 	flag.Parse()
@@ -73,12 +87,17 @@ func main() {
 	in, _ := io.ReadAll(os.Stdin)
 	var req struct {
 		Type       string `json:"type"`
+		Hook       string `json:"hook"`
 		Content    *string
 		ContentRef *struct {
 			Path   string `json:"path"`
 			Offset int64  `json:"offset"`
 			Length int64  `json:"length"`
 		} `json:"content_ref"`
+	}
+	if err := rsp.StrictJSON(in); err != nil && !*lenient {
+		fmt.Fprintln(os.Stderr, "chaos: refused:", err)
+		os.Exit(2)
 	}
 	if err := json.Unmarshal(in, &req); err != nil {
 		fmt.Fprintln(os.Stderr, "chaos: bad request:", err)
@@ -88,8 +107,9 @@ func main() {
 	if req.Content != nil {
 		content = *req.Content
 	}
+	*noRef = *noRef || *refDialect
 	refWritable := false
-	if req.ContentRef != nil {
+	if req.ContentRef != nil && !*noRef {
 		f, err := os.Open(req.ContentRef.Path)
 		if err == nil {
 			b := make([]byte, req.ContentRef.Length)
@@ -116,14 +136,24 @@ func main() {
 			f.Close()
 		}
 	}
-	if req.Type == "handshake" {
+	handshake := req.Type == "handshake" || req.Type == "" && req.Hook == "handshake"
+	if *refDialect {
+		handshake = req.Hook == "handshake"
+	}
+	if handshake {
 		if mode == "hangall" {
 			time.Sleep(time.Hour)
 		}
 		hs := map[string]any{"rsp_version": "0.1", "name": *name, "version": *version,
 			"hooks": strings.Split(*hooks, ","), "deterministic": *det, "chaos_unknown_field": true}
-		if *threshold >= 0 {
+		switch {
+		case *threshold >= 0 && *refDialect:
+			hs["max_inline_bytes"] = *threshold
+		case *threshold >= 0:
 			hs["inline_threshold"] = *threshold
+		}
+		if !*noRef {
+			hs["content_ref"] = true
 		}
 		switch mode {
 		case "nohandshake":
@@ -137,7 +167,7 @@ func main() {
 	if *crashOn != "" && strings.Contains(content, *crashOn) {
 		mode = "crash"
 	}
-	call(mode, args[1:], content)
+	call(mode, args[1:], content, !*refDialect)
 }
 
 func out(v any) {
@@ -145,7 +175,7 @@ func out(v any) {
 	os.Stdout.Write(append(b, '\n'))
 }
 
-func call(mode string, args []string, content string) {
+func call(mode string, args []string, content string, severity bool) {
 	arg := func(i int) string {
 		if i < len(args) {
 			return args[i]
@@ -158,6 +188,10 @@ func call(mode string, args []string, content string) {
 	case "block":
 		out(map[string]any{"verdict": "BLOCK", "reason": "chaos says block"})
 	case "flag":
+		if !severity {
+			out(map[string]any{"verdict": "FLAG"})
+			return
+		}
 		out(map[string]any{"verdict": "FLAG", "severity": arg(0), "reason": "chaos says flag"})
 	case "redact":
 		var spans []map[string]any
@@ -188,10 +222,22 @@ func call(mode string, args []string, content string) {
 			out(map[string]any{"verdict": "ALLOW"})
 		case arg(1) == "block":
 			out(map[string]any{"verdict": "BLOCK", "reason": "found"})
+		case !severity:
+			out(map[string]any{"verdict": "REDACT", "spans": []map[string]any{{"start": i, "end": i + len(arg(0)), "type": "word"}},
+				"replacement": "[WORD]"})
 		default:
 			out(map[string]any{"verdict": "REDACT", "spans": []map[string]any{{"start": i, "end": i + len(arg(0)), "type": "word"}},
 				"replacement": "[WORD]", "severity": "medium"})
 		}
+	case "findchars":
+		i := strings.Index(content, arg(0))
+		if i < 0 {
+			out(map[string]any{"verdict": "ALLOW"})
+			return
+		}
+		c := utf8.RuneCountInString(content[:i])
+		out(map[string]any{"verdict": "REDACT", "spans": []map[string]any{{"start": c, "end": c + len(arg(0)), "type": "word"}},
+			"replacement": "[WORD]", "severity": "medium"})
 	case "crash":
 		os.Stdout.WriteString(`{"verdict":`)
 		panic("chaos crash")

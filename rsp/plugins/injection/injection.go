@@ -24,7 +24,7 @@ func Main(version string, args []string, stdin io.Reader, stdout, stderr io.Writ
 		return 2
 	}
 	hs := rsp.Handshake{Name: Name, Version: version, Hooks: []string{rsp.HookChunk, rsp.HookRetrieve},
-		Deterministic: true, InlineThreshold: -1}
+		Deterministic: true, InlineThreshold: -1, ContentRef: true}
 	judge := func(_ context.Context, req rsp.Request) (rsp.Answer, error) { return Judge(req.Content), nil }
 	if err := rsp.ServeIO(context.Background(), hs, judge, stdin, stdout); err != nil {
 		fmt.Fprintln(stderr, Name+":", err)
@@ -45,7 +45,7 @@ func Judge(content string) rsp.Answer {
 	text := strings.Join(strings.Fields(strings.ToLower(content)), " ")
 	for _, p := range phrases {
 		if strings.Contains(text, p) {
-			return rsp.Answer{Verdict: rsp.Flag, Severity: rsp.High, Reason: "instruction-like text: " + p}
+			return rsp.Answer{Verdict: rsp.Flag, Severity: rsp.InstructionLike.Severity(), Reason: "instruction-like text: " + p}
 		}
 	}
 	return rsp.Answer{Verdict: rsp.Allow}

@@ -45,7 +45,7 @@ func Main(version string, args []string, stdin io.Reader, stdout, stderr io.Writ
 		}
 	}
 	hs := rsp.Handshake{Name: Name, Version: version, Hooks: []string{rsp.HookChunk, rsp.HookRetrieve, rsp.HookResponse},
-		Deterministic: true, InlineThreshold: inlineThreshold}
+		Deterministic: true, InlineThreshold: inlineThreshold, ContentRef: true}
 	judge := func(_ context.Context, req rsp.Request) (rsp.Answer, error) { return Judge(req.Content, block), nil }
 	if err := rsp.ServeIO(context.Background(), hs, judge, stdin, stdout); err != nil {
 		fmt.Fprintln(stderr, "rypsok rsp secrets:", err)
@@ -81,7 +81,7 @@ func Judge(content string, block bool) rsp.Answer {
 	if len(kinds) == 1 {
 		replacement = "[REDACTED:" + kinds[0] + "]"
 	}
-	return rsp.Answer{Verdict: rsp.Redact, Spans: spans, Replacement: replacement, Severity: rsp.Critical}
+	return rsp.Answer{Verdict: rsp.Redact, Spans: spans, Replacement: replacement, Severity: rsp.Credential.Severity()}
 }
 
 // runeOffsets turns the findings' positions, in Unicode scalar values

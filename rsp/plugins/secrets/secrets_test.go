@@ -122,7 +122,7 @@ func TestSecretsPlugin_HandshakeAndUsage(t *testing.T) {
 func TestSecretsPlugin_PassesConformance(t *testing.T) {
 	for _, args := range [][]string{{pluginBin}, {pluginBin, "--block"}} {
 		var out bytes.Buffer
-		if !rsp.Conformance(context.Background(), args, &out) {
+		if !rsp.ConformanceRole(context.Background(), rsp.RoleCredentials, args, &out) {
 			t.Fatalf("%v failed conformance:\n%s", args[1:], out.String())
 		}
 		if !strings.Contains(out.String(), "PASS on_chunk by_reference") || !strings.Contains(out.String(), "PASS on_response deterministic") {

@@ -70,6 +70,14 @@ func assemble(s Settings, d Deps, engines []Engine) *Service {
 		policy:   circuitPolicy{failuresToOpen: s.FailuresToOpen, first: s.FirstCooldown, max: s.MaxCooldown},
 		cache:    newResultCache(s, d.Now),
 	}
+	// Engines whose provider counts one credential, or one address, share
+	// one limiter: the provider's limit is not multiplied by configuring
+	// several engines of it.
+	type limits struct {
+		bucket *bucket
+		sem    semaphore
+	}
+	shared := map[string]limits{}
 	for i, cfg := range s.Engines {
 		sl := &slot{cfg: cfg, circ: &circuit{state: tool.StateClosed}}
 		if e := engines[i]; e != nil && cfg.Disabled == "" {
@@ -79,8 +87,19 @@ func assemble(s Settings, d Deps, engines []Engine) *Service {
 			if sl.props.MaxInFlight > 0 && sl.props.MaxInFlight < inFlight {
 				inFlight = sl.props.MaxInFlight
 			}
-			sl.bucket = newBucket(sl.props.RatePerMinute, sl.props.Burst, d.Now)
-			sl.sem = newSemaphore(inFlight)
+			key := ""
+			if k, ok := e.(limitKeyed); ok {
+				key = k.limitKey()
+			}
+			if l, ok := shared[key]; ok && key != "" {
+				sl.bucket, sl.sem = l.bucket, l.sem
+			} else {
+				sl.bucket = bucketFor(sl.props, d.Now)
+				sl.sem = newSemaphore(inFlight)
+				if key != "" {
+					shared[key] = limits{sl.bucket, sl.sem}
+				}
+			}
 		} else if cfg.Disabled == "" {
 			sl.cfg.Disabled = tool.DisabledByOperator
 		}
@@ -467,7 +486,7 @@ func (s *Service) ask(ctx, callCtx context.Context, p picked, req tool.SearchReq
 	sl := p.sl
 	id := sl.cfg.ID
 	ereq := EngineRequest{
-		Query: query, MaxResults: s.set.ResultsPerEngine, Language: req.Language,
+		Query: query, Category: req.Category, MaxResults: s.set.ResultsPerEngine, Language: req.Language,
 		Region: s.set.Region, SafeSearch: s.set.SafeSearch, TimeRange: req.TimeRange,
 	}
 	// The result cache (M5): only engines that allow storage, never for the
@@ -521,6 +540,9 @@ func (s *Service) ask(ctx, callCtx context.Context, p picked, req tool.SearchReq
 		}
 	}()
 
+	if pc, ok := sl.eng.(pacer); ok {
+		sl.bucket.block(pc.readyAt())
+	}
 	wait, ok := sl.bucket.reserve(fanoutDeadline)
 	if !ok {
 		return engineEnd{skipped: tool.ReasonRateLimited}
@@ -541,11 +563,24 @@ func (s *Service) ask(ctx, callCtx context.Context, p picked, req tool.SearchReq
 	defer rcancel()
 	started = true
 	t0 := s.now()
+	// Our own waits (the provider's limiter, the concurrency caps) may have
+	// left less than the engine timeout before the fan-out deadline.
+	shortened := fanoutDeadline.Sub(t0) < s.set.EngineTimeout
 	results, err := sl.eng.Search(rctx, ereq)
 	latency = s.now().Sub(t0)
 	if callCtx.Err() != nil && !errors.Is(callCtx.Err(), context.DeadlineExceeded) {
 		cancelled = true
 		return engineEnd{err: failure(tool.ReasonTimeout)}
+	}
+	if err != nil && shortened && ctx.Err() != nil {
+		// The fan-out deadline, not the engine's own timeout, cut the
+		// request short: the time went to waiting for our own limiter, so
+		// it is not the provider's failure and never counts toward its
+		// circuit (cancelled below). The caller learns the rate was the
+		// cause.
+		cancelled = true
+		s.log.InfoContext(ctx, "engine_skipped", "engine", id, "reason", string(tool.ReasonRateLimited))
+		return engineEnd{err: failure(tool.ReasonRateLimited)}
 	}
 	if err != nil {
 		var ee *EngineError

@@ -215,8 +215,8 @@ func TestREQ_TEST_002_GitHubFixtures(t *testing.T) {
 	}
 	want := []RawResult{
 		{Title: "example/asyncio-timeouts", URL: "https://github.com/example/asyncio-timeouts", Date: "2026-10-30",
-			Snippet: "Timeouts for asyncio that never cancel <the> task & its children", TitleDecoded: true, SnippetDecoded: true},
-		{Title: "example/no-description", URL: "https://github.com/example/no-description", TitleDecoded: true, SnippetDecoded: true},
+			Snippet: "Timeouts for asyncio that never cancel <the> task & its children"},
+		{Title: "example/no-description", URL: "https://github.com/example/no-description"},
 	}
 	if !reflect.DeepEqual(rs, want) {
 		t.Fatalf("results\n%+v\nwant\n%+v", rs, want)
@@ -234,7 +234,7 @@ func TestREQ_TEST_002_GitHubFixtures(t *testing.T) {
 	}
 	wantIssue := RawResult{Title: "wait_for cancels the task on timeout", URL: "https://github.com/example/lib/issues/7", Date: "2026-11-15",
 		Snippet: "### What happened The task is cancelled when the timeout expires. Expected it to keep running. ### More lots of detail that the snippet need not carry",
-		TitleDecoded: true, SnippetDecoded: true}
+	}
 	if len(rs) != 1 || rs[0] != wantIssue {
 		t.Fatalf("issue\n%+v\nwant\n%+v", rs, wantIssue)
 	}
@@ -298,12 +298,11 @@ func TestREQ_TEST_002_HackerNewsFixtures(t *testing.T) {
 		t.Fatalf("request %s?%s", r.URL.Path, r.URL.RawQuery)
 	}
 	want := []RawResult{
-		{Title: "Python asyncio timeouts & cancellation", TitleDecoded: true, URL: "https://blog.example.org/asyncio-timeouts", Date: "2026-11-02"},
-		{Title: "Ask HN: Timeouts in async Python?", TitleDecoded: true, URL: "https://news.ycombinator.com/item?id=39000002", Date: "2026-10-05",
+		{Title: "Python asyncio timeouts & cancellation", URL: "https://blog.example.org/asyncio-timeouts", Date: "2026-11-02"},
+		{Title: "Ask HN: Timeouts in async Python?", URL: "https://news.ycombinator.com/item?id=39000002", Date: "2026-10-05",
 			Snippet: "<p>How do you handle timeouts in asyncio &amp; trio?</p>"},
 	}
 	if !reflect.DeepEqual(rs, want) {
 		t.Fatalf("results\n%+v\nwant\n%+v", rs, want)
 	}
 }
-

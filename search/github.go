@@ -154,7 +154,9 @@ func parseGitHub(body []byte, issues bool) ([]RawResult, error) {
 		if it.HTMLURL == "" {
 			continue
 		}
-		r := RawResult{URL: it.HTMLURL, TitleDecoded: true, SnippetDecoded: true}
+		// Titles, descriptions and Markdown bodies are user text that may
+		// carry markup: cleaned as markup, on the safe side.
+		r := RawResult{URL: it.HTMLURL}
 		if issues {
 			r.Title = it.Title
 			if it.Body != nil {

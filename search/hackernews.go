@@ -93,7 +93,9 @@ func parseHackerNews(body []byte) ([]RawResult, error) {
 		if h.Title == nil || *h.Title == "" || !numericID(h.ObjectID) {
 			continue
 		}
-		r := RawResult{Title: *h.Title, TitleDecoded: true, URL: hackerNewsItem + h.ObjectID, Date: isoDate(h.CreatedAt)}
+		// A submitter's title may carry markup or entities: cleaned as
+		// markup, on the safe side.
+		r := RawResult{Title: *h.Title, URL: hackerNewsItem + h.ObjectID, Date: isoDate(h.CreatedAt)}
 		if h.URL != nil && *h.URL != "" {
 			r.URL = *h.URL
 		}

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -452,9 +453,10 @@ func (s *Service) fanOut(ctx context.Context, sel []picked, req tool.SearchReque
 		end engineEnd
 	}
 	ch := make(chan done, len(sel))
+	phases := make([]atomic.Int32, len(sel))
 	for i, p := range sel {
 		go func() {
-			ch <- done{i, s.ask(fctx, ctx, p, req, query, cacheable, fanoutDeadline)}
+			ch <- done{i, s.ask(fctx, ctx, p, req, query, cacheable, fanoutDeadline, &phases[i])}
 		}()
 	}
 	ends := make([]engineEnd, len(sel))
@@ -469,7 +471,18 @@ func (s *Service) fanOut(ctx context.Context, sel []picked, req tool.SearchReque
 			// goroutines see the cancellation and end; their sends go to
 			// the buffered channel.
 			for i := range ends {
-				if !got[i] {
+				if got[i] {
+					continue
+				}
+				switch phases[i].Load() {
+				case phaseWaiting:
+					// Still waiting for our own limits: never asked.
+					ends[i] = engineEnd{skipped: tool.ReasonRateLimited}
+				case phaseShortened:
+					// Asked with the time our limiter left: the rate, not
+					// the provider, is why it has not answered.
+					ends[i] = engineEnd{err: failure(tool.ReasonRateLimited)}
+				default:
 					ends[i] = engineEnd{err: failure(tool.ReasonTimeout)}
 				}
 			}
@@ -479,10 +492,24 @@ func (s *Service) fanOut(ctx context.Context, sel []picked, req tool.SearchReque
 	return ends
 }
 
+// The phases of one engine request, for the fan-out to tell at its
+// deadline whether an engine that has not ended was held by our own limits.
+const (
+	phaseWaiting   int32 = iota + 1 // waiting for the limiter or a concurrency cap
+	phaseShortened                  // asked with less than the engine timeout left
+	phaseAsked                      // asked with its whole engine timeout
+)
+
+// ownWaitSlack is how much of a request's time our own limits may take
+// before a timeout is no longer the provider's alone.
+const ownWaitSlack = 10 * time.Millisecond
+
 // ask runs one engine request under the provider's limits, the engine
 // timeout and the circuit. ctx is the fan-out context; callCtx tells a
 // caller's cancellation from the deadline.
-func (s *Service) ask(ctx, callCtx context.Context, p picked, req tool.SearchRequest, query string, cacheable bool, fanoutDeadline time.Time) (end engineEnd) {
+func (s *Service) ask(ctx, callCtx context.Context, p picked, req tool.SearchRequest, query string, cacheable bool, fanoutDeadline time.Time, phase *atomic.Int32) (end engineEnd) {
+	phase.Store(phaseWaiting)
+	asked := s.now()
 	sl := p.sl
 	id := sl.cfg.ID
 	ereq := EngineRequest{
@@ -541,7 +568,9 @@ func (s *Service) ask(ctx, callCtx context.Context, p picked, req tool.SearchReq
 	}()
 
 	if pc, ok := sl.eng.(pacer); ok {
-		sl.bucket.block(pc.readyAt())
+		if t := pc.readyAt(); t.After(s.now()) {
+			sl.bucket.block(t)
+		}
 	}
 	wait, ok := sl.bucket.reserve(fanoutDeadline)
 	if !ok {
@@ -565,7 +594,12 @@ func (s *Service) ask(ctx, callCtx context.Context, p picked, req tool.SearchReq
 	t0 := s.now()
 	// Our own waits (the provider's limiter, the concurrency caps) may have
 	// left less than the engine timeout before the fan-out deadline.
-	shortened := fanoutDeadline.Sub(t0) < s.set.EngineTimeout
+	shortened := fanoutDeadline.Sub(t0)+ownWaitSlack < min(s.set.EngineTimeout, fanoutDeadline.Sub(asked))
+	if shortened {
+		phase.Store(phaseShortened)
+	} else {
+		phase.Store(phaseAsked)
+	}
 	results, err := sl.eng.Search(rctx, ereq)
 	latency = s.now().Sub(t0)
 	if callCtx.Err() != nil && !errors.Is(callCtx.Err(), context.DeadlineExceeded) {

@@ -519,6 +519,21 @@ func TestREQ_OPS_003_DefaultEngines(t *testing.T) {
 	if got := categoriesText(search.ServedCategories(c.Search.Engines)); got != "general,news,science,code" {
 		t.Fatalf("categories offered with no configuration: %s", got)
 	}
+	// check says, per category, who learns a query: brave is inactive
+	// without its key, so general goes to wikipedia alone.
+	science := "wikipedia"
+	if _, ok := search.Driver("arxiv"); ok {
+		science = "arxiv,crossref,wikipedia"
+	}
+	report := strings.Join(Report(c), "\n")
+	if want := "who learns a query: general -> wikipedia; news -> hackernews; science -> " + science + "; code -> github,stackexchange"; !strings.Contains(report, want) {
+		t.Fatalf("report lacks %q\n%s", want, report)
+	}
+	for _, id := range []string{"github", "stackexchange"} {
+		if !strings.Contains(report, "engine "+id+": type="+id+" enabled=true categories=code preference=100") {
+			t.Fatalf("report lacks the %s engine\n%s", id, report)
+		}
+	}
 	c = mustLoad(t, "config_version = 1\n", map[string]string{"BRAVE_API_KEY": "k-for-tests-0123456789abcdef"})
 	if !c.Engines[0].Active || c.Engines[0].ID != "brave" {
 		t.Fatalf("brave must be active with BRAVE_API_KEY")

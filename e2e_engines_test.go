@@ -53,8 +53,9 @@ func TestREQ_OPS_003_ZeroConfigurationOffersEveryCategory(t *testing.T) {
 	dir := t.TempDir()
 	day := time.Date(2026, 11, 20, 0, 0, 0, 0, time.UTC)
 	apis := standin.APIs([]standin.Item{
-		{ID: 1001, Title: "asyncio wait_for cancels the task on timeout", Snippet: "Why does the task get cancelled", URL: "https://github.com/example/asyncio-timeouts", Date: day},
-		{ID: 39000001, Title: "Retrieval augmented generation evaluation in 2026", Snippet: "A survey of RAG evaluation", URL: "https://blog.example.org/rag-eval", Date: day},
+		{Kind: "question", ID: 1001, Title: "asyncio wait_for cancels the task on timeout", Snippet: "Why does the task get cancelled", Date: day},
+		{Kind: "repository", ID: 2002, Title: "example/asyncio-timeouts", Snippet: "Timeouts for asyncio tasks", URL: "https://github.com/example/asyncio-timeouts", Date: day},
+		{Kind: "story", ID: 39000001, Title: "Retrieval augmented generation evaluation in 2026", Snippet: "A survey of RAG evaluation", URL: "https://blog.example.org/rag-eval", Date: day},
 	})
 	wiki := standin.Wiki([]standin.Article{{Title: "Retrieval-augmented generation", Timestamp: "2026-10-01T00:00:00Z",
 		Snippet: "Retrieval-augmented generation is a technique", HTML: "<html><body><p>RAG</p></body></html>"}})

@@ -11,6 +11,7 @@ import (
 // Item is one thing the developer and news stand-ins can find: a question,
 // a repository or a story, depending on the API that is asked.
 type Item struct {
+	Kind    string // "question" (Stack Exchange), "repository" (GitHub), "story" (Hacker News); "" for every API
 	ID      int64
 	Title   string
 	Snippet string // plain text
@@ -24,9 +25,12 @@ type Item struct {
 // instance (/search?format=json), each finding the items whose title or
 // snippet contains a word of the query.
 func APIs(items []Item) http.Handler {
-	match := func(q string) []Item {
+	match := func(q, kind string) []Item {
 		var out []Item
 		for _, it := range items {
+			if it.Kind != "" && kind != "" && it.Kind != kind {
+				continue
+			}
 			text := strings.ToLower(it.Title + " " + it.Snippet)
 			for _, w := range strings.Fields(strings.ToLower(q)) {
 				if strings.Contains(text, w) {
@@ -44,7 +48,7 @@ func APIs(items []Item) http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("/2.3/search/excerpts", func(w http.ResponseWriter, r *http.Request) {
 		var list []map[string]any
-		for _, it := range match(r.URL.Query().Get("q")) {
+		for _, it := range match(r.URL.Query().Get("q"), "question") {
 			list = append(list, map[string]any{"item_type": "question", "question_id": it.ID, "title": it.Title,
 				"excerpt": it.Snippet, "creation_date": it.Date.Unix(), "score": 1, "is_answered": true})
 		}
@@ -54,7 +58,7 @@ func APIs(items []Item) http.Handler {
 		return func(w http.ResponseWriter, r *http.Request) {
 			q, _, _ := strings.Cut(r.URL.Query().Get("q"), " is:issue")
 			var list []map[string]any
-			for _, it := range match(q) {
+			for _, it := range match(q, "repository") {
 				m := map[string]any{"id": it.ID, "html_url": it.URL, "score": 1.0}
 				if issues {
 					m["title"], m["body"], m["updated_at"] = it.Title, it.Snippet, it.Date.Format(time.RFC3339)
@@ -70,7 +74,7 @@ func APIs(items []Item) http.Handler {
 	mux.HandleFunc("/search/issues", github(true))
 	mux.HandleFunc("/api/v1/search", func(w http.ResponseWriter, r *http.Request) {
 		var hits []map[string]any
-		for _, it := range match(r.URL.Query().Get("query")) {
+		for _, it := range match(r.URL.Query().Get("query"), "story") {
 			hits = append(hits, map[string]any{"objectID": strconv.FormatInt(it.ID, 10), "title": it.Title, "url": it.URL,
 				"created_at": it.Date.Format(time.RFC3339), "created_at_i": it.Date.Unix(), "points": 1, "_tags": []string{"story"}})
 		}
@@ -82,7 +86,7 @@ func APIs(items []Item) http.Handler {
 			return
 		}
 		var results []map[string]any
-		for _, it := range match(r.URL.Query().Get("q")) {
+		for _, it := range match(r.URL.Query().Get("q"), "") {
 			results = append(results, map[string]any{"url": it.URL, "title": it.Title, "content": it.Snippet,
 				"engine": "standin", "publishedDate": it.Date.Format("2006-01-02T15:04:05")})
 		}

@@ -257,8 +257,9 @@ func TestREQ_RES_002_GitHubErrors(t *testing.T) {
 		{"403 with no requests remaining is a rate limit", false, 403, map[string]string{"X-RateLimit-Remaining": "0", "X-RateLimit-Reset": strconv.FormatInt(reset, 10)}, tool.ReasonRateLimited, 42 * time.Second},
 		{"429 with Retry-After", true, 429, map[string]string{"Retry-After": "9"}, tool.ReasonRateLimited, 9 * time.Second},
 		{"secondary limit: 403 with Retry-After", true, 403, map[string]string{"Retry-After": "60"}, tool.ReasonRateLimited, 60 * time.Second},
-		{"403 with a token", true, 403, nil, tool.ReasonAuthFailure, 0},
-		{"403 keyless", false, 403, nil, tool.ReasonBlocked, 0},
+		{"secondary limit: 403 whose message says so, without Retry-After", true, 403, nil, tool.ReasonRateLimited, time.Minute},
+		{"403 with a token", true, 403, map[string]string{"X-Test-Body": "forbidden"}, tool.ReasonAuthFailure, 0},
+		{"403 keyless", false, 403, map[string]string{"X-Test-Body": "forbidden"}, tool.ReasonBlocked, 0},
 		{"401", true, 401, nil, tool.ReasonAuthFailure, 0},
 		{"422", false, 422, nil, tool.ReasonRequestFailure, 0},
 		{"503", false, 503, nil, tool.ReasonRequestFailure, 0},
@@ -270,8 +271,11 @@ func TestREQ_RES_002_GitHubErrors(t *testing.T) {
 				cfg.Key = secrets.New("ghp_" + strings.Repeat("x", 36))
 			}
 			name := "github/error-rate-limit.json"
-			if c.status == 422 {
+			switch {
+			case c.status == 422:
 				name = "github/error-422.json"
+			case c.header["X-Test-Body"] == "forbidden":
+				name = "github/error-403.json"
 			}
 			e := apiDriverAt(t, "github", cfg, now, serveFixture(t, nil, c.status, c.header, name))
 			_, err := e.Search(context.Background(), EngineRequest{Query: "q"})

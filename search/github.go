@@ -109,21 +109,22 @@ func (g *gitHub) Search(ctx context.Context, req EngineRequest) ([]RawResult, er
 	if ferr != nil {
 		return nil, ferr
 	}
-	if ee := g.classify(status, rh); ee != nil {
+	if ee := g.classify(status, rh, body); ee != nil {
 		return nil, ee
 	}
 	return parseGitHub(body, g.issues)
 }
 
-// classify reads the status: a 403 or 429 with no requests remaining, or
-// with Retry-After (a secondary limit), is a rate limit that waits for
-// Retry-After, else for X-RateLimit-Reset; 401, and 403 otherwise with a
-// token, an authentication failure; 403 keyless otherwise is blocked;
+// classify reads the status: a 403 or 429 with no requests remaining, with
+// Retry-After, or whose message says it is a rate limit (a secondary limit)
+// is a rate limit that waits for Retry-After, else for X-RateLimit-Reset,
+// else the minute the documentation asks for; 401, and 403 otherwise with
+// a token, an authentication failure; 403 keyless otherwise is blocked;
 // everything else other than 200 a request failure (422: the query was
-// refused).
-func (g *gitHub) classify(status int, h http.Header) *EngineError {
+// refused). The message is read for this classification only.
+func (g *gitHub) classify(status int, h http.Header, body []byte) *EngineError {
 	now := g.now()
-	limited := h.Get("X-Ratelimit-Remaining") == "0" || h.Get("Retry-After") != ""
+	limited := h.Get("X-Ratelimit-Remaining") == "0" || h.Get("Retry-After") != "" || gitHubSaysRateLimit(body)
 	switch {
 	case status == http.StatusOK:
 		return nil
@@ -132,6 +133,9 @@ func (g *gitHub) classify(status int, h http.Header) *EngineError {
 		if wait == 0 {
 			wait = epochReset(h.Get("X-Ratelimit-Reset"), now)
 		}
+		if wait == 0 {
+			wait = time.Minute
+		}
 		return rateLimited(wait)
 	case status == http.StatusUnauthorized, status == http.StatusForbidden && !g.key.IsZero():
 		return failure(tool.ReasonAuthFailure)
@@ -139,6 +143,19 @@ func (g *gitHub) classify(status int, h http.Header) *EngineError {
 		return failure(tool.ReasonBlocked)
 	}
 	return failure(tool.ReasonRequestFailure)
+}
+
+// gitHubSaysRateLimit reports whether an error answer's message names a
+// rate limit ("API rate limit exceeded", "You have exceeded a secondary
+// rate limit").
+func gitHubSaysRateLimit(body []byte) bool {
+	var e struct {
+		Message string `json:"message"`
+	}
+	if len(body) > 64<<10 || json.Unmarshal(body, &e) != nil {
+		return false
+	}
+	return strings.Contains(strings.ToLower(e.Message), "rate limit")
 }
 
 // parseGitHub reads a search answer: repositories (full name, description,

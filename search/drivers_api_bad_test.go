@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -395,3 +396,44 @@ var (
 	serversMu sync.Mutex
 	servers   = map[string]interface{ Certificate() *x509.Certificate }{}
 )
+
+// TestREQ_RANK_004_OneResultAcrossSources: the same repository reached
+// through GitHub and through a SearXNG instance, and the same question
+// through Stack Exchange and SearXNG, are one result each, attributed to
+// both engines.
+func TestREQ_RANK_004_OneResultAcrossSources(t *testing.T) {
+	gh := standIn(t, "github", "github", tool.CategoryCode, func(rw http.ResponseWriter, r *http.Request) {
+		rw.Write(fixture(t, "github/repositories-ok.json"))
+	})
+	gh.Endpoint = "repositories"
+	se := standIn(t, "stackexchange", "stackexchange", tool.CategoryCode, func(rw http.ResponseWriter, r *http.Request) {
+		rw.Write(fixture(t, "stackexchange/excerpts-ok.json"))
+	})
+	sx := standIn(t, "searxng", "searxng", tool.CategoryCode, func(rw http.ResponseWriter, r *http.Request) {
+		rw.Write([]byte(`{"results":[{"url":"https://github.com/example/asyncio-timeouts/","title":"example/asyncio-timeouts","content":"x"},` +
+			`{"url":"http://stackoverflow.com/questions/1001","title":"Why does asyncio.wait_for cancel my task","content":"y"}]}`))
+	})
+	a := newAPIService(t, func(s *Settings) { s.Attribution = true }, time.Now, gh, se, sx)
+	out, terr := a.svc.Search(context.Background(), tool.SearchRequest{Query: "q", Category: tool.CategoryCode, MaxResults: 10, Language: "en"})
+	if terr != nil {
+		t.Fatal(terr)
+	}
+	byURL := map[string][]string{}
+	for _, r := range out.Results {
+		byURL[r.URL] = r.Engines
+	}
+	if len(out.Results) != 4 {
+		t.Fatalf("%d results, want 4 (2 repositories, 2 questions): %+v", len(out.Results), out.Results)
+	}
+	for _, u := range []string{"https://github.com/example/asyncio-timeouts", "https://stackoverflow.com/questions/1001"} {
+		var found []string
+		for url, engines := range byURL {
+			if strings.TrimSuffix(url, "/") == u {
+				found = engines
+			}
+		}
+		if len(found) != 2 || !slices.Contains(found, "searxng") {
+			t.Fatalf("%s: engines %v, want its own engine and searxng (%+v)", u, found, out.Results)
+		}
+	}
+}

@@ -103,6 +103,9 @@ type EngineReport struct {
 	Credential string // "no credential needed", "credential resolved", "inactive: …", "disabled by configuration"
 	Active     bool
 	Scrapes    bool
+	// KeyUnread: an optional key was configured but could not be read, so
+	// the engine runs keyless at the provider's lower limit.
+	KeyUnread bool
 }
 
 // Warning is one line of the Warnings table.
@@ -1210,7 +1213,7 @@ func (l *loader) resolveEngine(c *Config, e search.EngineConfig, keyEnv, keyFile
 	// keyless, at the provider's keyless limit.
 	keyless := func(why string) {
 		r.Credential = "no credential: " + why + "; running keyless at the provider's lower limit"
-		r.Active = true
+		r.Active, r.KeyUnread = true, true
 	}
 	switch {
 	case e.Disabled != "":

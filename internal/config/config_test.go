@@ -560,7 +560,7 @@ func TestREQ_CFG_003_KeysOfTheAPIEngines(t *testing.T) {
 	}
 	// An optional key that cannot be read leaves the engine keyless.
 	c = mustLoad(t, eng("gh", "type = \"github\"\ncategories = [\"code\"]\napi_key_env = \"GH_TOKEN\"\n"), nil)
-	if !c.Engines[0].Active || !c.Search.Engines[0].Key.IsZero() ||
+	if !c.Engines[0].Active || !c.Engines[0].KeyUnread || !c.Search.Engines[0].Key.IsZero() ||
 		c.Engines[0].Credential != "no credential: environment variable GH_TOKEN is unset or empty; running keyless at the provider's lower limit" {
 		t.Fatalf("unset optional key: %+v", c.Engines[0])
 	}

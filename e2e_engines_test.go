@@ -69,10 +69,12 @@ func TestREQ_OPS_003_ZeroConfigurationOffersEveryCategory(t *testing.T) {
 	doc := "config_version = 1\n[search]\nengine_attribution = true\ndeadline_ms = 10000\nengine_timeout_ms = 9000\n"
 	for _, e := range []struct{ id, cats, base string }{
 		{"wikipedia", `"general", "science"`, "/w/api.php"},
-		{"stackexchange", `"code"`, ""}, {"github", `"code"`, ""}, {"hackernews", `"news"`, ""},
+		{"stackexchange", `"code"`, ""}, {"hackernews", `"news"`, ""}, {"github", `"code"`, ""}, // github last: the key line below is its
 	} {
 		doc += fmt.Sprintf("[engines.%s]\ntype = %q\ncategories = [%s]\nbase_url = \"%s%s\"\n", e.id, e.id, e.cats, s.URL, e.base)
 	}
+	// An optional key that is not set: github runs keyless and serve says so.
+	doc += "api_key_env = \"RYPSOK_TEST_GITHUB_TOKEN\"\n"
 	writeFile(t, cfg, doc)
 	calls := `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{` + tutorialMeta + `}}` + "\n"
 	queries := map[string]string{"general": "retrieval augmented generation", "news": "retrieval augmented generation evaluation 2026",
@@ -120,5 +122,13 @@ func TestREQ_OPS_003_ZeroConfigurationOffersEveryCategory(t *testing.T) {
 	}
 	if strings.Contains(stderr.String(), "asyncio") {
 		t.Fatal("a query reached the log")
+	}
+	keyless := false
+	for _, line := range strings.Split(strings.TrimSpace(stderr.String()), "\n") {
+		keyless = keyless || strings.Contains(line, `"event":"engine_keyless"`) && strings.Contains(line, `"engine":"github"`) &&
+			strings.Contains(line, "RYPSOK_TEST_GITHUB_TOKEN is unset or empty")
+	}
+	if !keyless {
+		t.Fatalf("no engine_keyless line for github:\n%s", stderr.String())
 	}
 }

@@ -308,7 +308,7 @@ func TestREQ_SEC_020_CredentialNeverInLogsErrorsOrResults(t *testing.T) {
 func TestREQ_RES_004_OurOwnWaitIsNotTheEnginesFailure(t *testing.T) {
 	e := fake("slow", func(ctx context.Context, _ EngineRequest) ([]RawResult, error) {
 		select {
-		case <-time.After(700 * time.Millisecond):
+		case <-time.After(600 * time.Millisecond):
 			return []RawResult{res("S", "https://s.example/")}, nil
 		case <-ctx.Done():
 			return nil, ctx.Err()
@@ -316,7 +316,11 @@ func TestREQ_RES_004_OurOwnWaitIsNotTheEnginesFailure(t *testing.T) {
 	})
 	e.props.RatePerMinute, e.props.Burst = 60, 1 // one request a second
 	s := DefaultSettings()
-	s.Deadline, s.EngineTimeout, s.Reserve, s.FailuresToOpen = 1500*time.Millisecond, 1000*time.Millisecond, 100*time.Millisecond, 2
+	// The first call is admitted at once and answers after 600 ms, well
+	// within its 1.2 s engine timeout; the second waits about 1 s for its
+	// token and has 0.4 s left before the 1.4 s fan-out deadline; the others
+	// would wait past it.
+	s.Deadline, s.EngineTimeout, s.Reserve, s.FailuresToOpen = 1500*time.Millisecond, 1200*time.Millisecond, 100*time.Millisecond, 2
 	s.Engines = []EngineConfig{{ID: "slow", Type: "fake", Categories: e.cats}}
 	logs := &syncBuffer{b: &bytes.Buffer{}}
 	svc := assemble(s, Deps{Now: time.Now, Logger: slog.New(slog.NewJSONHandler(logs, nil))}, []Engine{e})

@@ -181,10 +181,10 @@ func standIn(t *testing.T, id, typ string, cat tool.Category, h http.HandlerFunc
 	return EngineConfig{ID: id, Type: typ, Categories: []tool.Category{cat}, Preference: 100, BaseURL: base}
 }
 
-// TestREQ_SEC_003_HostileFieldsAreCleanedAndBadURLsDropped: the markup,
+// TestREQ_SEC_015_HostileFieldsAreCleanedAndBadURLsDropped: the markup,
 // entities and invisible characters of a provider's title are cleaned, and
 // a URL that is not http(s) is dropped, for every new driver.
-func TestREQ_SEC_003_HostileFieldsAreCleanedAndBadURLsDropped(t *testing.T) {
+func TestREQ_SEC_015_HostileFieldsAreCleanedAndBadURLsDropped(t *testing.T) {
 	for _, d := range apiTypes {
 		t.Run(d.typ, func(t *testing.T) {
 			e := standIn(t, d.typ, d.typ, d.cat, func(rw http.ResponseWriter, r *http.Request) { rw.Write([]byte(d.hostile)) })

@@ -104,7 +104,7 @@ func TestREQ_TEST_002_SearXNGFixtures(t *testing.T) {
 	}
 }
 
-func TestREQ_SEC_006_SearXNGAdmitsPlainHTTPOnItsNetworkOnly(t *testing.T) {
+func TestREQ_SEC_017_SearXNGAdmitsPlainHTTPOnItsNetworkOnly(t *testing.T) {
 	base, _ := url.Parse("http://searx.internal:8888/")
 	if _, err := newDriver(EngineConfig{ID: "s", Type: "searxng", BaseURL: base}, DefaultSettings(), Deps{}); err != nil {
 		t.Fatalf("a plain-http instance on the private network: %v", err)

@@ -35,9 +35,9 @@ var (
 
 const (
 	stackExchangeOrigin = "https://api.stackexchange.com"
-	// DefaultStackExchangeSite is the site asked when engines.<id>.site is
+	// defaultStackExchangeSite is the site asked when engines.<id>.site is
 	// not given.
-	DefaultStackExchangeSite = "stackoverflow"
+	defaultStackExchangeSite = "stackoverflow"
 	// maxBackoff bounds the provider's backoff field.
 	maxBackoff = 10 * time.Minute
 )
@@ -66,18 +66,18 @@ func newStackExchange(cfg EngineConfig, s Settings, d Deps) (*stackExchange, err
 	}
 	site := cfg.Site
 	if site == "" {
-		site = DefaultStackExchangeSite
+		site = defaultStackExchangeSite
 	}
 	return &stackExchange{
-		key: cfg.Key, site: site, siteHost: StackExchangeSiteHost(site), endpoint: base.String() + "/2.3/search/excerpts",
+		key: cfg.Key, site: site, siteHost: stackExchangeSiteHost(site), endpoint: base.String() + "/2.3/search/excerpts",
 		origin: originOf(base), client: c, now: clockOf(d),
 	}, nil
 }
 
-// StackExchangeSiteHost is the host of a site's pages: a domain given as
+// stackExchangeSiteHost is the host of a site's pages: a domain given as
 // the site is itself; the network's sites with a domain of their own are
 // <site>.com; the others are <site>.stackexchange.com.
-func StackExchangeSiteHost(site string) string {
+func stackExchangeSiteHost(site string) string {
 	switch {
 	case strings.Contains(site, "."):
 		return site

@@ -298,7 +298,7 @@ func TestREQ_TEST_002_HackerNewsFixtures(t *testing.T) {
 	r := last.Load().(*http.Request)
 	q := r.URL.Query()
 	if r.URL.Path != "/api/v1/search" || q.Get("query") != "asyncio timeout" || q.Get("tags") != "story" || q.Get("hitsPerPage") != "10" ||
-		q.Get("numericFilters") != "created_at_i>=1796126400" {
+		q.Get("numericFilters") != "created_at_i>1796126400" {
 		t.Fatalf("request %s?%s", r.URL.Path, r.URL.RawQuery)
 	}
 	want := []RawResult{

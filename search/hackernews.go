@@ -64,7 +64,7 @@ type hackerNewsAnswer struct {
 func (x *hackerNews) Search(ctx context.Context, req EngineRequest) ([]RawResult, error) {
 	q := "query=" + url.QueryEscape(req.Query) + "&tags=story&hitsPerPage=" + strconv.Itoa(resultCount(req.MaxResults, 50))
 	if from, ok := periodStart(req.TimeRange, x.now()); ok {
-		q += "&numericFilters=" + url.QueryEscape("created_at_i>="+strconv.FormatInt(from.Unix(), 10))
+		q += "&numericFilters=" + url.QueryEscape("created_at_i>"+strconv.FormatInt(from.Unix(), 10))
 	}
 	status, h, body, ferr := get(ctx, x.client, x.endpoint+"?"+q, http.Header{"Accept": {"application/json"}}, hackerNewsProperties.ResponseBytes)
 	if ferr != nil {

@@ -292,6 +292,9 @@ func serve(inv invocation, cfg *config.Config, stdin io.Reader, stdout, stderr i
 		} else {
 			log.Warn("engine_inactive", "engine", e.ID, "reason", e.Credential)
 		}
+		if e.KeyUnread {
+			log.Warn("engine_keyless", "engine", e.ID, "reason", e.Credential)
+		}
 		if e.Active && e.Scrapes {
 			log.Warn("scraping_enabled", "engine", e.ID)
 		}

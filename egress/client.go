@@ -65,6 +65,10 @@ type FetchClientOptions struct {
 	Resolver       Resolver       // nil: the Go resolver
 	Roots          *x509.CertPool // from LoadRoots; nil: LoadRoots(nil), or no root at all when that fails
 	UserAgent      string         // empty: "rypsok"
+	// PlainHTTP admits an http origin on any host: the operator's own
+	// instance on a private network (the searxng driver). Otherwise plain
+	// http is admitted on a loopback host only.
+	PlainHTTP bool
 }
 
 // NewFetchClient returns the client of fetches and robots.txt reads: it
@@ -316,6 +320,10 @@ type EngineClientOptions struct {
 	ConnectTimeout time.Duration  // LIM-S12; zero: 1 s. Also bounds the TLS handshake.
 	Roots          *x509.CertPool // from LoadRoots; nil: LoadRoots(nil)
 	UserAgent      string         // empty: "rypsok"
+	// PlainHTTP admits an http origin on any host: the operator's own
+	// instance on a private network (the searxng driver). Otherwise plain
+	// http is admitted on a loopback host only.
+	PlainHTTP bool
 }
 
 // origin is the scheme, host and port that an engine client may reach.
@@ -361,7 +369,11 @@ func originOf(u *url.URL) (origin, bool) {
 // cannot reach the operator's loopback); environment proxy variables never
 // are. No cookies are kept.
 func NewEngineClient(o EngineClientOptions) (*http.Client, error) {
-	if err := CheckEngineBaseURL(o.Origin); err != nil {
+	check := CheckEngineBaseURL
+	if o.PlainHTTP {
+		check = CheckInstanceURL
+	}
+	if err := check(o.Origin); err != nil {
 		return nil, err
 	}
 	org, ok := originOf(o.Origin)
@@ -470,6 +482,24 @@ func CheckEngineBaseURL(u *url.URL) error {
 		return errBasePlainHTTP
 	}
 	return errBaseAbsolute
+}
+
+// CheckInstanceURL judges the base URL of an instance the operator runs
+// (SearXNG): as CheckEngineBaseURL, except that plain http is admitted on
+// any host, since such an instance usually sits on a private network.
+func CheckInstanceURL(u *url.URL) error {
+	if u != nil && strings.EqualFold(u.Scheme, "http") {
+		v := *u
+		v.Scheme = "https"
+		return CheckEngineBaseURL(&v)
+	}
+	return CheckEngineBaseURL(u)
+}
+
+// IsLoopbackURL reports whether u's host is localhost or a loopback
+// address: what check says of a plain-http instance elsewhere.
+func IsLoopbackURL(u *url.URL) bool {
+	return u != nil && isLoopbackHost(strings.TrimSuffix(strings.ToLower(u.Hostname()), "."))
 }
 
 // isLoopbackHost: localhost or a loopback address literal in its standard

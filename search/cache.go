@@ -44,7 +44,7 @@ func newResultCache(s Settings, now func() time.Time) *resultCache {
 // cacheKey is the caller, the engine and every parameter of the engine
 // request (REQ-CACHE-003, -004).
 func cacheKey(caller, engine string, r EngineRequest) string {
-	return strings.Join([]string{caller, engine, r.Query, r.Language, r.Region, r.SafeSearch,
+	return strings.Join([]string{caller, engine, r.Query, string(r.Category), r.Language, r.Region, r.SafeSearch,
 		string(r.TimeRange), strconv.Itoa(r.MaxResults)}, "\x00")
 }
 

@@ -21,6 +21,20 @@ func engineClient(origin *url.URL, s Settings, d Deps) (*http.Client, error) {
 	})
 }
 
+// engineClientPlain is engineClient for an instance the operator runs
+// (searxng), whose origin may be plain http on any host.
+func engineClientPlain(origin *url.URL, s Settings, d Deps) (*http.Client, error) {
+	return egress.NewEngineClient(egress.EngineClientOptions{
+		Origin: origin, Proxy: d.Proxy, ConnectTimeout: s.ConnectTimeout, Roots: d.Roots, UserAgent: d.UserAgent, PlainHTTP: true,
+	})
+}
+
+// errNeedsBaseURL: a driver built without the base_url it requires (the
+// configuration refuses such a file first).
+func errNeedsBaseURL(id string) error {
+	return errors.New("engines." + id + ".base_url: required for this type")
+}
+
 // clockOf is the clock of the drivers: Deps.Now, or the system clock.
 func clockOf(d Deps) func() time.Time { return clockOr(d.Now) }
 

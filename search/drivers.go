@@ -18,6 +18,17 @@ type DriverInfo struct {
 	Endpoints []string
 	// BaseURL: the driver takes engines.<id>.base_url.
 	BaseURL bool
+	// BaseURLRequired: base_url must be given (an instance the operator
+	// runs has no public default).
+	BaseURLRequired bool
+	// PlainHTTP: base_url may be plain http on any host, not only on a
+	// loopback one (the operator's own instance on a private network).
+	PlainHTTP bool
+	// OptionalKey: the driver takes api_key_env or api_key_file but runs
+	// without; the key raises the provider's limit (KeyEnv stays "").
+	OptionalKey bool
+	// Site: the driver takes engines.<id>.site.
+	Site bool
 	// Storable: the provider's terms allow its results to be kept, so the
 	// result cache may hold them (the engine's Properties().Cacheable).
 	Storable bool
@@ -25,6 +36,9 @@ type DriverInfo struct {
 
 // Keyed reports whether the driver needs an API key.
 func (d DriverInfo) Keyed() bool { return d.KeyEnv != "" }
+
+// TakesKey reports whether the driver accepts an API key, needed or not.
+func (d DriverInfo) TakesKey() bool { return d.Keyed() || d.OptionalKey }
 
 type driver struct {
 	info  DriverInfo
@@ -39,6 +53,14 @@ var drivers = [...]driver{
 		func(c EngineConfig, s Settings, d Deps) (Engine, error) { return newBrave(c, s, d) }},
 	{DriverInfo{Type: "duckduckgo", Scrapes: true, Storable: duckDuckGoProperties.Cacheable},
 		func(c EngineConfig, s Settings, d Deps) (Engine, error) { return newDuckDuckGo(c, s, d) }},
+	{DriverInfo{Type: "searxng", BaseURL: true, BaseURLRequired: true, PlainHTTP: true, Storable: searxngProperties.Cacheable},
+		func(c EngineConfig, s Settings, d Deps) (Engine, error) { return newSearXNG(c, s, d) }},
+	{DriverInfo{Type: "stackexchange", BaseURL: true, OptionalKey: true, Site: true, Storable: stackExchangeProperties.Cacheable},
+		func(c EngineConfig, s Settings, d Deps) (Engine, error) { return newStackExchange(c, s, d) }},
+	{DriverInfo{Type: "github", BaseURL: true, OptionalKey: true, Endpoints: []string{"repositories", "issues"}, Storable: gitHubProperties.Cacheable},
+		func(c EngineConfig, s Settings, d Deps) (Engine, error) { return newGitHub(c, s, d) }},
+	{DriverInfo{Type: "hackernews", BaseURL: true, Storable: hackerNewsProperties.Cacheable},
+		func(c EngineConfig, s Settings, d Deps) (Engine, error) { return newHackerNews(c, s, d) }},
 }
 
 // Driver returns the table entry of a driver type. Its slices are copies.

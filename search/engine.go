@@ -23,6 +23,9 @@ type Engine interface {
 // (REQ-ENG-010), obeyed by the aggregator and the boundary.
 type Properties struct {
 	RatePerMinute int // LIM-C9: requests the provider allows per minute
+	// RatePerDay, when set, replaces RatePerMinute for a provider that
+	// counts a daily quota (Stack Exchange): one token per 24 h / RatePerDay.
+	RatePerDay    int
 	Burst         int // requests admitted at once before the rate applies
 	MaxInFlight   int // the provider's concurrency cap (LIM-C2 is the ceiling)
 	MaxQueryChars int // longer queries skip the engine (query_too_long)
@@ -39,7 +42,8 @@ type Properties struct {
 // EngineRequest is what one engine is asked.
 type EngineRequest struct {
 	Query      string
-	MaxResults int // LIM-S3
+	Category   tool.Category // the category asked, for a provider with categories of its own
+	MaxResults int           // LIM-S3
 	Language   string
 	Region     string
 	SafeSearch string

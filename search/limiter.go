@@ -24,10 +24,27 @@ func newBucket(perMinute, burst int, now func() time.Time) *bucket {
 	if perMinute < 1 {
 		perMinute = 1
 	}
+	return newBucketEvery(time.Minute/time.Duration(perMinute), burst, now)
+}
+
+// newBucketEvery is a bucket that gains one token every perToken.
+func newBucketEvery(perToken time.Duration, burst int, now func() time.Time) *bucket {
+	if perToken <= 0 {
+		perToken = time.Minute
+	}
 	if burst < 1 {
 		burst = 1
 	}
-	return &bucket{now: now, perToken: time.Minute / time.Duration(perMinute), burst: float64(burst), tokens: float64(burst), last: now()}
+	return &bucket{now: now, perToken: perToken, burst: float64(burst), tokens: float64(burst), last: now()}
+}
+
+// bucketFor is the bucket of an engine's admission: its daily quota when
+// the provider counts per day, else its rate per minute.
+func bucketFor(p Properties, now func() time.Time) *bucket {
+	if p.RatePerDay > 0 {
+		return newBucketEvery(24*time.Hour/time.Duration(p.RatePerDay), p.Burst, now)
+	}
+	return newBucket(p.RatePerMinute, p.Burst, now)
 }
 
 func (b *bucket) refill(t time.Time) {
@@ -100,3 +117,18 @@ func (s semaphore) acquire(ctx context.Context) bool {
 }
 
 func (s semaphore) release() { <-s }
+
+// limitKeyed is a driver whose provider counts requests per credential or,
+// keyless, per address: engines with the same key share one bucket and one
+// concurrency cap. The key names the provider and a digest of the
+// credential, never the credential.
+type limitKeyed interface {
+	limitKey() string
+}
+
+// pacer is a driver that the provider asked to wait (Stack Exchange's
+// backoff): the limiter holds the next request until readyAt, and a wait
+// past the deadline skips the engine instead of failing it.
+type pacer interface {
+	readyAt() time.Time
+}

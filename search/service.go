@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -70,6 +71,14 @@ func assemble(s Settings, d Deps, engines []Engine) *Service {
 		policy:   circuitPolicy{failuresToOpen: s.FailuresToOpen, first: s.FirstCooldown, max: s.MaxCooldown},
 		cache:    newResultCache(s, d.Now),
 	}
+	// Engines whose provider counts one credential, or one address, share
+	// one limiter: the provider's limit is not multiplied by configuring
+	// several engines of it.
+	type limits struct {
+		bucket *bucket
+		sem    semaphore
+	}
+	shared := map[string]limits{}
 	for i, cfg := range s.Engines {
 		sl := &slot{cfg: cfg, circ: &circuit{state: tool.StateClosed}}
 		if e := engines[i]; e != nil && cfg.Disabled == "" {
@@ -79,8 +88,19 @@ func assemble(s Settings, d Deps, engines []Engine) *Service {
 			if sl.props.MaxInFlight > 0 && sl.props.MaxInFlight < inFlight {
 				inFlight = sl.props.MaxInFlight
 			}
-			sl.bucket = newBucket(sl.props.RatePerMinute, sl.props.Burst, d.Now)
-			sl.sem = newSemaphore(inFlight)
+			key := ""
+			if k, ok := e.(limitKeyed); ok {
+				key = k.limitKey()
+			}
+			if l, ok := shared[key]; ok && key != "" {
+				sl.bucket, sl.sem = l.bucket, l.sem
+			} else {
+				sl.bucket = bucketFor(sl.props, d.Now)
+				sl.sem = newSemaphore(inFlight)
+				if key != "" {
+					shared[key] = limits{sl.bucket, sl.sem}
+				}
+			}
 		} else if cfg.Disabled == "" {
 			sl.cfg.Disabled = tool.DisabledByOperator
 		}
@@ -433,9 +453,10 @@ func (s *Service) fanOut(ctx context.Context, sel []picked, req tool.SearchReque
 		end engineEnd
 	}
 	ch := make(chan done, len(sel))
+	phases := make([]atomic.Int32, len(sel))
 	for i, p := range sel {
 		go func() {
-			ch <- done{i, s.ask(fctx, ctx, p, req, query, cacheable, fanoutDeadline)}
+			ch <- done{i, s.ask(fctx, ctx, p, req, query, cacheable, fanoutDeadline, &phases[i])}
 		}()
 	}
 	ends := make([]engineEnd, len(sel))
@@ -450,7 +471,18 @@ func (s *Service) fanOut(ctx context.Context, sel []picked, req tool.SearchReque
 			// goroutines see the cancellation and end; their sends go to
 			// the buffered channel.
 			for i := range ends {
-				if !got[i] {
+				if got[i] {
+					continue
+				}
+				switch phases[i].Load() {
+				case phaseWaiting:
+					// Still waiting for our own limits: never asked.
+					ends[i] = engineEnd{skipped: tool.ReasonRateLimited}
+				case phaseShortened:
+					// Asked with the time our limiter left: the rate, not
+					// the provider, is why it has not answered.
+					ends[i] = engineEnd{err: failure(tool.ReasonRateLimited)}
+				default:
 					ends[i] = engineEnd{err: failure(tool.ReasonTimeout)}
 				}
 			}
@@ -460,14 +492,28 @@ func (s *Service) fanOut(ctx context.Context, sel []picked, req tool.SearchReque
 	return ends
 }
 
+// The phases of one engine request, for the fan-out to tell at its
+// deadline whether an engine that has not ended was held by our own limits.
+const (
+	phaseWaiting   int32 = iota + 1 // waiting for the limiter or a concurrency cap
+	phaseShortened                  // asked with less than the engine timeout left
+	phaseAsked                      // asked with its whole engine timeout
+)
+
+// ownWaitSlack is how much of a request's time our own limits may take
+// before a timeout is no longer the provider's alone.
+const ownWaitSlack = 10 * time.Millisecond
+
 // ask runs one engine request under the provider's limits, the engine
 // timeout and the circuit. ctx is the fan-out context; callCtx tells a
 // caller's cancellation from the deadline.
-func (s *Service) ask(ctx, callCtx context.Context, p picked, req tool.SearchRequest, query string, cacheable bool, fanoutDeadline time.Time) (end engineEnd) {
+func (s *Service) ask(ctx, callCtx context.Context, p picked, req tool.SearchRequest, query string, cacheable bool, fanoutDeadline time.Time, phase *atomic.Int32) (end engineEnd) {
+	phase.Store(phaseWaiting)
+	asked := s.now()
 	sl := p.sl
 	id := sl.cfg.ID
 	ereq := EngineRequest{
-		Query: query, MaxResults: s.set.ResultsPerEngine, Language: req.Language,
+		Query: query, Category: req.Category, MaxResults: s.set.ResultsPerEngine, Language: req.Language,
 		Region: s.set.Region, SafeSearch: s.set.SafeSearch, TimeRange: req.TimeRange,
 	}
 	// The result cache (M5): only engines that allow storage, never for the
@@ -521,6 +567,11 @@ func (s *Service) ask(ctx, callCtx context.Context, p picked, req tool.SearchReq
 		}
 	}()
 
+	if pc, ok := sl.eng.(pacer); ok {
+		if t := pc.readyAt(); t.After(s.now()) {
+			sl.bucket.block(t)
+		}
+	}
 	wait, ok := sl.bucket.reserve(fanoutDeadline)
 	if !ok {
 		return engineEnd{skipped: tool.ReasonRateLimited}
@@ -541,11 +592,29 @@ func (s *Service) ask(ctx, callCtx context.Context, p picked, req tool.SearchReq
 	defer rcancel()
 	started = true
 	t0 := s.now()
+	// Our own waits (the provider's limiter, the concurrency caps) may have
+	// left less than the engine timeout before the fan-out deadline.
+	shortened := fanoutDeadline.Sub(t0)+ownWaitSlack < min(s.set.EngineTimeout, fanoutDeadline.Sub(asked))
+	if shortened {
+		phase.Store(phaseShortened)
+	} else {
+		phase.Store(phaseAsked)
+	}
 	results, err := sl.eng.Search(rctx, ereq)
 	latency = s.now().Sub(t0)
 	if callCtx.Err() != nil && !errors.Is(callCtx.Err(), context.DeadlineExceeded) {
 		cancelled = true
 		return engineEnd{err: failure(tool.ReasonTimeout)}
+	}
+	if err != nil && shortened && ctx.Err() != nil {
+		// The fan-out deadline, not the engine's own timeout, cut the
+		// request short: the time went to waiting for our own limiter, so
+		// it is not the provider's failure and never counts toward its
+		// circuit (cancelled below). The caller learns the rate was the
+		// cause.
+		cancelled = true
+		s.log.InfoContext(ctx, "engine_skipped", "engine", id, "reason", string(tool.ReasonRateLimited))
+		return engineEnd{err: failure(tool.ReasonRateLimited)}
 	}
 	if err != nil {
 		var ee *EngineError

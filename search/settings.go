@@ -60,11 +60,12 @@ type Settings struct {
 // EngineConfig is one [engines.<id>] table after validation.
 type EngineConfig struct {
 	ID         string
-	Type       string // wikipedia, brave, duckduckgo
+	Type       string // a type of the driver table (DriverTypes)
 	Categories []tool.Category
 	Preference int
 	Endpoint   string   // brave: web or news
-	BaseURL    *url.URL // wikipedia: a private MediaWiki mirror; nil for the public API
+	BaseURL    *url.URL // a mirror, a stand-in or (searxng) the operator's instance; nil for the public API
+	Site       string   // stackexchange: the site's API parameter (stackoverflow, superuser, ...)
 	Key        secrets.Secret
 	// Disabled is empty for an active engine; otherwise the reason
 	// engine_status reports (the operator switched it off, or its key could

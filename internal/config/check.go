@@ -8,6 +8,7 @@ package config
 import (
 	"fmt"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -141,6 +142,7 @@ func Report(c *Config) []string {
 		add("categories served: none (no engine is active; web_search answers unavailable, no_engine)")
 	} else {
 		add("categories served: %s", categoriesText(served))
+		add("who learns a query: %s", queryRecipients(c.Search.Engines, served))
 	}
 	contact := "unset"
 	if c.UserAgentContact != "" {
@@ -170,6 +172,22 @@ func Report(c *Config) []string {
 		out = append(out, "warning: "+w.String())
 	}
 	return out
+}
+
+// queryRecipients says, per served category, which active engines a
+// search of it asks: "general -> brave,wikipedia; code -> github".
+func queryRecipients(engines []search.EngineConfig, served []tool.Category) string {
+	parts := make([]string, 0, len(served))
+	for _, cat := range served {
+		var ids []string
+		for _, e := range engines {
+			if e.Disabled == "" && slices.Contains(e.Categories, cat) {
+				ids = append(ids, e.ID)
+			}
+		}
+		parts = append(parts, string(cat)+" -> "+strings.Join(ids, ","))
+	}
+	return strings.Join(parts, "; ")
 }
 
 // callerIDs names the callers by id, never by token: " (ids a,b)".

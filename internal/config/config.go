@@ -103,6 +103,9 @@ type EngineReport struct {
 	Credential string // "no credential needed", "credential resolved", "inactive: …", "disabled by configuration"
 	Active     bool
 	Scrapes    bool
+	// KeyUnread: an optional key was configured but could not be read, so
+	// the engine runs keyless at the provider's lower limit.
+	KeyUnread bool
 }
 
 // Warning is one line of the Warnings table.
@@ -1060,12 +1063,34 @@ func (l *loader) loadResilience(s *section, c *Config) {
 	s.done()
 }
 
-// defaultEngines is the set configured when the file has no [engines.*].
+// defaultEngineSet is the zero-configuration set: one engine per line, its
+// identifier, type and categories. Each engine is queried only for its
+// categories, so general still reaches Wikipedia (and Brave with a key).
+var defaultEngineSet = []struct {
+	id, typ string
+	cats    []tool.Category
+}{
+	{"arxiv", "arxiv", []tool.Category{tool.CategoryScience}},
+	{"brave", "brave", []tool.Category{tool.CategoryGeneral}},
+	{"crossref", "crossref", []tool.Category{tool.CategoryScience}},
+	{"github", "github", []tool.Category{tool.CategoryCode}},
+	{"hackernews", "hackernews", []tool.Category{tool.CategoryNews}},
+	{"stackexchange", "stackexchange", []tool.Category{tool.CategoryCode}},
+	{"wikipedia", "wikipedia", []tool.Category{tool.CategoryGeneral, tool.CategoryScience}},
+}
+
+// defaultEngines is the set configured when the file has no [engines.*]:
+// the lines of defaultEngineSet whose type the driver table has.
 func defaultEngines() []search.EngineConfig {
-	return []search.EngineConfig{
-		{ID: "brave", Type: "brave", Categories: []tool.Category{tool.CategoryGeneral}, Preference: 100, Endpoint: defaultEndpoint("brave")},
-		{ID: "wikipedia", Type: "wikipedia", Categories: []tool.Category{tool.CategoryGeneral, tool.CategoryScience}, Preference: 100},
+	var out []search.EngineConfig
+	for _, d := range defaultEngineSet {
+		if _, ok := search.Driver(d.typ); !ok {
+			continue
+		}
+		out = append(out, search.EngineConfig{ID: d.id, Type: d.typ, Categories: append([]tool.Category(nil), d.cats...),
+			Preference: 100, Endpoint: defaultEndpoint(d.typ)})
 	}
+	return out
 }
 
 func (l *loader) loadEngines(top *section, c *Config) {
@@ -1148,7 +1173,7 @@ func (l *loader) loadEngines(top *section, c *Config) {
 		keyFile, kfv, hasFile := s.str("api_key_file", "expected a path")
 		keyed := drv.Keyed()
 		switch {
-		case !keyed && (kev != nil || kfv != nil):
+		case !drv.TakesKey() && (kev != nil || kfv != nil):
 			at := kev
 			if at == nil {
 				at = kfv
@@ -1186,17 +1211,37 @@ func (l *loader) loadEngines(top *section, c *Config) {
 		}
 		if w, v, ok := s.str("base_url", "expected an absolute URL"); ok {
 			u, err := url.Parse(w)
+			check := egress.CheckEngineBaseURL
+			if drv.PlainHTTP {
+				check = egress.CheckInstanceURL
+			}
 			switch {
 			case !drv.BaseURL:
 				l.errAt(v, key+".base_url", "the "+typ+" driver has no base_url; remove base_url")
 			case err != nil || !u.IsAbs() || u.Host == "":
 				l.errAt(v, key+".base_url", "expected an absolute URL such as https://wiki.example/w/api.php, found text of another form")
 			default:
-				if err := egress.CheckEngineBaseURL(u); err != nil {
+				if err := check(u); err != nil {
 					l.errAt(v, key+".base_url", err.Error())
 				} else {
 					e.BaseURL = u
+					if strings.EqualFold(u.Scheme, "http") && !egress.IsLoopbackURL(u) {
+						l.warn = append(l.warn, Warning{key + ".base_url", "plain http to a host that is not loopback: queries cross the network unencrypted",
+							"serve the instance over https, or beside rypsok on a loopback address"})
+					}
 				}
+			}
+		} else if drv.BaseURLRequired && v == nil {
+			l.errAt(ev, key+".base_url", "required; the URL of the "+typ+" instance, such as http://127.0.0.1:8888/")
+		}
+		if w, v, ok := s.str("site", "expected a site's API name such as stackoverflow"); ok {
+			switch {
+			case !drv.Site:
+				l.errAt(v, key+".site", "the "+typ+" driver has no site; remove site")
+			case !search.ValidStackExchangeSite(w):
+				l.errAt(v, key+".site", "expected a site's API name such as stackoverflow or superuser (lowercase letters, digits, dots and hyphens), found text of another form")
+			default:
+				e.Site = w
 			}
 		}
 		s.done()
@@ -1217,28 +1262,44 @@ func (l *loader) loadEngines(top *section, c *Config) {
 func (l *loader) resolveEngine(c *Config, e search.EngineConfig, keyEnv, keyFile string, kev, kfv *tomlx.Value) {
 	r := EngineReport{ID: e.ID, Type: e.Type, Enabled: e.Disabled == "", Categories: e.Categories,
 		Preference: e.Preference, Endpoint: e.Endpoint, Scrapes: scrapes(e.Type)}
+	drv, _ := search.Driver(e.Type)
+	// An optional key that cannot be read leaves the engine running
+	// keyless, at the provider's keyless limit.
+	keyless := func(why string) {
+		r.Credential = "no credential: " + why + "; running keyless at the provider's lower limit"
+		r.Active, r.KeyUnread = true, true
+	}
 	switch {
 	case e.Disabled != "":
 		r.Credential = "disabled by configuration"
+	case keyEnv == "" && keyFile == "" && drv.OptionalKey:
+		r.Credential = "no credential given (optional; a key raises the provider's limit)"
+		r.Active = true
 	case keyEnv == "" && keyFile == "":
 		r.Credential = "no credential needed"
 		r.Active = true
 	case keyEnv != "":
 		k, err := secrets.FromEnv(keyEnv, l.env.Lookup)
-		if err != nil {
+		switch {
+		case err != nil && drv.OptionalKey:
+			keyless("environment variable " + keyEnv + " is unset or empty")
+		case err != nil:
 			r.Credential = "inactive: environment variable " + keyEnv + " is unset or empty"
 			e.Disabled = tool.DisabledNoKey
-		} else {
+		default:
 			e.Key = k
 			r.Credential = "credential resolved"
 			r.Active = true
 		}
 	default:
 		k, _, err := l.env.ReadFile(keyFile)
-		if err != nil {
+		switch {
+		case err != nil && drv.OptionalKey:
+			keyless("the key file cannot be read")
+		case err != nil:
 			r.Credential = "inactive: the key file cannot be read"
 			e.Disabled = tool.DisabledNoKey
-		} else {
+		default:
 			e.Key = k
 			r.Credential = "credential resolved"
 			r.Active = true

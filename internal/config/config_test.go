@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"rypsok/search"
 	"rypsok/secrets"
 )
 
@@ -554,16 +555,92 @@ func TestREQ_CFG_004_SecretsByReference(t *testing.T) {
 
 func TestREQ_OPS_003_DefaultEngines(t *testing.T) {
 	c := mustLoad(t, "config_version = 1\n", nil)
-	if len(c.Engines) != 2 || c.Engines[0].ID != "brave" || c.Engines[1].ID != "wikipedia" {
+	// The zero-configuration set: every line of defaultEngineSet whose type
+	// the driver table has (arxiv and crossref join when their drivers do).
+	want := map[string]string{"brave": "general", "github": "code", "hackernews": "news", "stackexchange": "code", "wikipedia": "general,science"}
+	for _, typ := range []string{"arxiv", "crossref"} {
+		if _, ok := search.Driver(typ); ok {
+			want[typ] = "science"
+		}
+	}
+	if len(c.Engines) != len(want) {
 		t.Fatalf("default engines: %+v", c.Engines)
 	}
-	if c.Engines[0].Active || !c.Engines[1].Active {
-		t.Fatalf("brave must be inactive without BRAVE_API_KEY and wikipedia active: %+v", c.Engines)
+	for _, e := range c.Engines {
+		if cats, ok := want[e.ID]; !ok || categoriesText(e.Categories) != cats || e.Type != e.ID {
+			t.Fatalf("default engine %+v", e)
+		}
+		if e.Active != (e.ID != "brave") {
+			t.Fatalf("only brave is inactive without its key: %+v", e)
+		}
+	}
+	if got := categoriesText(search.ServedCategories(c.Search.Engines)); got != "general,news,science,code" {
+		t.Fatalf("categories offered with no configuration: %s", got)
+	}
+	// check says, per category, who learns a query: brave is inactive
+	// without its key, so general goes to wikipedia alone.
+	science := "wikipedia"
+	if _, ok := search.Driver("arxiv"); ok {
+		science = "arxiv,crossref,wikipedia"
+	}
+	report := strings.Join(Report(c), "\n")
+	if want := "who learns a query: general -> wikipedia; news -> hackernews; science -> " + science + "; code -> github,stackexchange"; !strings.Contains(report, want) {
+		t.Fatalf("report lacks %q\n%s", want, report)
+	}
+	for _, id := range []string{"github", "stackexchange"} {
+		if !strings.Contains(report, "engine "+id+": type="+id+" enabled=true categories=code preference=100") {
+			t.Fatalf("report lacks the %s engine\n%s", id, report)
+		}
 	}
 	c = mustLoad(t, "config_version = 1\n", map[string]string{"BRAVE_API_KEY": "k-for-tests-0123456789abcdef"})
-	if !c.Engines[0].Active {
+	if !c.Engines[0].Active || c.Engines[0].ID != "brave" {
 		t.Fatalf("brave must be active with BRAVE_API_KEY")
 	}
+}
+
+func TestREQ_CFG_003_KeysOfTheAPIEngines(t *testing.T) {
+	eng := func(id, body string) string {
+		return "config_version = 1\n[engines." + id + "]\n" + body
+	}
+	c := mustLoad(t, eng("so", "type = \"stackexchange\"\ncategories = [\"code\"]\nsite = \"superuser\"\nbase_url = \"https://127.0.0.1:9443\"\n"), nil)
+	if e := c.Search.Engines[0]; e.Site != "superuser" || e.BaseURL == nil || e.BaseURL.Host != "127.0.0.1:9443" || !c.Engines[0].Active ||
+		c.Engines[0].Credential != "no credential given (optional; a key raises the provider's limit)" {
+		t.Fatalf("stackexchange: %+v %+v", e, c.Engines[0])
+	}
+	c = mustLoad(t, eng("gh", "type = \"github\"\ncategories = [\"code\"]\nendpoint = \"issues\"\napi_key_env = \"GH_TOKEN\"\n"), map[string]string{"GH_TOKEN": "ghp_" + strings.Repeat("Ab1", 12)})
+	if e := c.Search.Engines[0]; e.Endpoint != "issues" || e.Key.Reveal() != "ghp_"+strings.Repeat("Ab1", 12) || c.Engines[0].Credential != "credential resolved" {
+		t.Fatalf("github: %+v", c.Engines[0])
+	}
+	for _, line := range Report(c) {
+		if strings.Contains(line, "Ab1Ab1") {
+			t.Fatalf("check prints the token: %s", line)
+		}
+	}
+	// An optional key that cannot be read leaves the engine keyless.
+	c = mustLoad(t, eng("gh", "type = \"github\"\ncategories = [\"code\"]\napi_key_env = \"GH_TOKEN\"\n"), nil)
+	if !c.Engines[0].Active || !c.Engines[0].KeyUnread || !c.Search.Engines[0].Key.IsZero() ||
+		c.Engines[0].Credential != "no credential: environment variable GH_TOKEN is unset or empty; running keyless at the provider's lower limit" {
+		t.Fatalf("unset optional key: %+v", c.Engines[0])
+	}
+	// SearXNG: base_url required; plain http admitted anywhere, with a
+	// warning off loopback.
+	mustRefuse(t, eng("sx", "type = \"searxng\"\ncategories = [\"general\"]\n"), nil, "engines.sx.base_url: required; the URL of the searxng instance, such as http://127.0.0.1:8888/")
+	c = mustLoad(t, eng("sx", "type = \"searxng\"\ncategories = [\"general\", \"code\"]\nbase_url = \"http://searx.lan:8888/\"\n"), nil)
+	if c.Search.Engines[0].BaseURL == nil || len(c.Warnings) != 1 || c.Warnings[0].Key != "engines.sx.base_url" {
+		t.Fatalf("searxng on the private network: %+v %+v", c.Search.Engines[0], c.Warnings)
+	}
+	c = mustLoad(t, eng("sx", "type = \"searxng\"\ncategories = [\"general\"]\nbase_url = \"http://127.0.0.1:8888\"\n"), nil)
+	if len(c.Warnings) != 0 {
+		t.Fatalf("a loopback instance is not warned about: %+v", c.Warnings)
+	}
+	// The other new types: plain http on loopback only; no site, no key
+	// where the driver takes none.
+	mustRefuse(t, eng("hn", "type = \"hackernews\"\ncategories = [\"news\"]\nbase_url = \"http://hn.lan/\"\n"), nil, "engines.hn.base_url: plain http is admitted only on a loopback host")
+	mustLoad(t, eng("hn", "type = \"hackernews\"\ncategories = [\"news\"]\nbase_url = \"http://localhost:8080/\"\n"), nil)
+	mustRefuse(t, eng("hn", "type = \"hackernews\"\ncategories = [\"news\"]\napi_key_env = \"X\"\n"), nil, "engines.hn: the hackernews driver takes no key")
+	mustRefuse(t, eng("gh", "type = \"github\"\ncategories = [\"code\"]\nsite = \"x\"\n"), nil, "engines.gh.site: the github driver has no site; remove site")
+	mustRefuse(t, eng("gh", "type = \"github\"\ncategories = [\"code\"]\nendpoint = \"code\"\n"), nil, "engines.gh.endpoint: expected repositories or issues, found an unknown word")
+	mustRefuse(t, eng("so", "type = \"stackexchange\"\ncategories = [\"code\"]\nsite = \"Stack Overflow\"\n"), nil, "engines.so.site: expected a site's API name such as stackoverflow or superuser")
 }
 
 func TestCheckReportLines(t *testing.T) {

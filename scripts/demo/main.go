@@ -3,8 +3,10 @@
 // writes a configuration whose wikipedia engine points at it, starts
 // `rypsok serve` as an agent runtime would, and shows each call and answer.
 //
-// Step 7 does the same search and page read against hostile content with
-// two RSP security plugins configured (rsp.go).
+// Step 3 is a code search, answered by stand-ins of the Stack Exchange and
+// GitHub search APIs on the same origin. Step 8 does the first search and
+// page read against hostile content with two RSP security plugins
+// configured (rsp.go).
 //
 // Usage: go run ./scripts/demo [-bin bin/rypsok]
 package main
@@ -19,6 +21,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"rypsok/scripts/standin"
 )
@@ -41,6 +44,15 @@ const rustPage = `<!DOCTYPE html>
 </article></main>
 <footer><p>Text is available under a stand-in licence. <a href="/privacy">Privacy policy</a></p></footer>
 </body></html>`
+
+// codeItems are what the code search finds: a question and a repository.
+func codeItems() []standin.Item {
+	day := time.Date(2026, 11, 20, 0, 0, 0, 0, time.UTC)
+	return []standin.Item{
+		{Kind: "question", ID: 1001, Title: "Why does asyncio.wait_for cancel my task on timeout?", Snippet: "wait_for cancels the inner task when the timeout expires; shield it to keep it running", Date: day},
+		{Kind: "repository", ID: 2002, Title: "example/asyncio-timeouts", Snippet: "Timeouts for asyncio that leave the task running", URL: "https://github.com/example/asyncio-timeouts", Date: day},
+	}
+}
 
 func articles() []standin.Article {
 	return []standin.Article{
@@ -67,14 +79,15 @@ func run(bin string, out io.Writer) error {
 		return err
 	}
 	defer os.RemoveAll(dir)
-	site, err := standin.Start("127.0.0.1:0", dir, []net.IP{net.ParseIP("127.0.0.1")}, standin.Wiki(articles()))
+	site, err := standin.Start("127.0.0.1:0", dir, []net.IP{net.ParseIP("127.0.0.1")}, standin.Both(standin.Wiki(articles()), standin.APIs(codeItems())))
 	if err != nil {
 		return err
 	}
 	defer site.Close()
 
-	config := fmt.Sprintf(`# The demo: one wikipedia engine answered by a loopback stand-in, and an
-# allow rule that admits that stand-in to web_fetch.
+	config := fmt.Sprintf(`# The demo: a wikipedia engine, and the stackexchange and github engines
+# of the code category, answered by a loopback stand-in, and an allow rule
+# that admits that stand-in to web_fetch.
 config_version = 1
 
 [service]
@@ -86,7 +99,17 @@ allow = ["127.0.0.1"]
 [engines.wikipedia]
 type = "wikipedia"
 categories = ["general", "science"]
-base_url = "%s/w/api.php"
+base_url = "%[1]s/w/api.php"
+
+[engines.stackexchange]
+type = "stackexchange"
+categories = ["code"]
+base_url = "%[1]s"
+
+[engines.github]
+type = "github"
+categories = ["code"]
+base_url = "%[1]s"
 `, site.URL)
 	cfgPath := filepath.Join(dir, "rypsok.toml")
 	if err := os.WriteFile(cfgPath, []byte(config), 0o600); err != nil {
@@ -111,20 +134,28 @@ base_url = "%s/w/api.php"
 	if first == "" {
 		return fmt.Errorf("the search returned no result (logs:\n%s)", logs.String())
 	}
+	code, err := c.tool("3. A code search (web_search, category code: the Stack Exchange and GitHub stand-ins answer)", "web_search",
+		map[string]any{"query": "python asyncio timeout cancels the task", "category": "code", "max_results": 5})
+	if err != nil {
+		return err
+	}
+	if firstResultURL(code) == "" {
+		return fmt.Errorf("the code search returned no result (logs:\n%s)", logs.String())
+	}
 	steps := []struct {
 		title string
 		args  map[string]any
 	}{
-		{"3. Read the first result (web_fetch: main content as Markdown; the hidden line and the chrome are left out)", map[string]any{"url": first}},
-		{"4. The cloud metadata address is refused before any request (denied, egress)", map[string]any{"url": "http://169.254.169.254/latest/meta-data/"}},
-		{"5. A page the site's robots.txt disallows (denied, robots_txt)", map[string]any{"url": site.URL + "/private/notes"}},
+		{"4. Read the first result (web_fetch: main content as Markdown; the hidden line and the chrome are left out)", map[string]any{"url": first}},
+		{"5. The cloud metadata address is refused before any request (denied, egress)", map[string]any{"url": "http://169.254.169.254/latest/meta-data/"}},
+		{"6. A page the site's robots.txt disallows (denied, robots_txt)", map[string]any{"url": site.URL + "/private/notes"}},
 	}
 	for _, s := range steps {
 		if _, err := c.tool(s.title, "web_fetch", s.args); err != nil {
 			return err
 		}
 	}
-	if _, err := c.tool("6. Engine health (engine_status)", "engine_status", map[string]any{}); err != nil {
+	if _, err := c.tool("7. Engine health (engine_status)", "engine_status", map[string]any{}); err != nil {
 		return err
 	}
 	if err := c.stop(); err != nil {
@@ -136,7 +167,7 @@ base_url = "%s/w/api.php"
 			fmt.Fprintf(out, "  %s\n", l)
 		}
 	}
-	return rspStep(bin, 7, out) // rsp.go
+	return rspStep(bin, 8, out) // rsp.go
 }
 
 func firstResultURL(msg map[string]any) string {

@@ -39,6 +39,12 @@ var drivers = [...]driver{
 		func(c EngineConfig, s Settings, d Deps) (Engine, error) { return newBrave(c, s, d) }},
 	{DriverInfo{Type: "duckduckgo", Scrapes: true, Storable: duckDuckGoProperties.Cacheable},
 		func(c EngineConfig, s Settings, d Deps) (Engine, error) { return newDuckDuckGo(c, s, d) }},
+	{DriverInfo{Type: "arxiv", BaseURL: true, Storable: arxivProperties.Cacheable},
+		func(c EngineConfig, s Settings, d Deps) (Engine, error) { return newArxiv(c, s, d) }},
+	{DriverInfo{Type: "crossref", BaseURL: true, Storable: crossrefProperties.Cacheable},
+		func(c EngineConfig, s Settings, d Deps) (Engine, error) { return newCrossref(c, s, d) }},
+	{DriverInfo{Type: "openalex", KeyEnv: "OPENALEX_API_KEY", BaseURL: true, Storable: openAlexProperties.Cacheable},
+		func(c EngineConfig, s Settings, d Deps) (Engine, error) { return newOpenAlex(c, s, d) }},
 }
 
 // Driver returns the table entry of a driver type. Its slices are copies.

@@ -250,11 +250,20 @@ func parseArxiv(body []byte) ([]RawResult, error) {
 // arxivIDFromURL reads the identifier from an entry's id
 // (http://arxiv.org/abs/<id>[vN]), without its version suffix.
 func arxivIDFromURL(s string) (string, bool) {
-	i := strings.Index(s, "arxiv.org/abs/")
-	if i < 0 {
+	u, err := url.Parse(s)
+	if err != nil || u.Scheme != "http" && u.Scheme != "https" || u.RawQuery != "" || u.Fragment != "" {
 		return "", false
 	}
-	return arxivID(s[i+len("arxiv.org/abs/"):])
+	switch strings.ToLower(u.Host) {
+	case "arxiv.org", "www.arxiv.org", "export.arxiv.org":
+	default:
+		return "", false
+	}
+	rest, ok := strings.CutPrefix(u.Path, "/abs/")
+	if !ok {
+		return "", false
+	}
+	return arxivID(rest)
 }
 
 // arxivID validates an arXiv identifier and strips a version suffix: the

@@ -124,15 +124,18 @@ func crossrefLimits(h http.Header) (limit int, interval time.Duration, concurren
 }
 
 type crossrefAnswer struct {
-	Status      string `json:"status"`
-	MessageType string `json:"message-type"`
-	Message     *struct {
-		Items *[]json.RawMessage `json:"items"`
-	} `json:"message"`
+	Status  string          `json:"status"`
+	Message json.RawMessage `json:"message"`
+}
+
+type crossrefList struct {
+	Items *[]json.RawMessage `json:"items"`
 }
 
 type crossrefDate struct {
-	DateParts [][]*int `json:"date-parts"`
+	// Parts of any kind: a part that is not a number makes the date
+	// unknown, never the work unreadable.
+	DateParts [][]any `json:"date-parts"`
 }
 
 type crossrefItem struct {
@@ -152,12 +155,14 @@ func parseCrossref(body []byte) ([]RawResult, error) {
 		return nil, failure(tool.ReasonParseFailure)
 	}
 	if a.Status != "" && a.Status != "ok" {
+		// "failed": the message is the provider's complaint, never read.
 		return nil, failure(tool.ReasonRequestFailure)
 	}
-	if a.Message == nil || a.Message.Items == nil {
+	var list crossrefList
+	if err := json.Unmarshal(a.Message, &list); err != nil || list.Items == nil {
 		return nil, failure(tool.ReasonParseFailure)
 	}
-	items := *a.Message.Items
+	items := *list.Items
 	out := make([]RawResult, 0, len(items))
 	bad := 0
 	for _, raw := range items {
@@ -197,10 +202,11 @@ func crossrefDay(d *crossrefDate) string {
 	}
 	var parts []int
 	for _, p := range d.DateParts[0] {
-		if p == nil {
+		f, ok := p.(float64)
+		if !ok || f != float64(int(f)) {
 			return ""
 		}
-		parts = append(parts, *p)
+		parts = append(parts, int(f))
 	}
 	return datePart(parts)
 }

@@ -79,14 +79,14 @@ func gateFor(key string, spacing time.Duration, slots int, now func() time.Time)
 }
 
 // enter takes the next turn: it waits for it when the wait ends before
-// ctx's deadline, and otherwise sends nothing and reports rate_limited with
-// the wait. The returned func ends the turn.
+// ctx's deadline, and otherwise reports rate_limited with the wait, marked
+// NotSent. The returned func ends the turn.
 func (g *providerGate) enter(ctx context.Context) (func(), *EngineError) {
 	g.mu.Lock()
 	t := g.now()
 	if g.inFlight >= g.slots {
 		g.mu.Unlock()
-		return nil, rateLimited(g.spacing)
+		return nil, notSent(g.spacing)
 	}
 	start := t
 	if g.next.After(t) {
@@ -95,7 +95,7 @@ func (g *providerGate) enter(ctx context.Context) (func(), *EngineError) {
 	wait := start.Sub(t)
 	if !fitsBefore(ctx, wait) {
 		g.mu.Unlock()
-		return nil, rateLimited(wait)
+		return nil, notSent(wait)
 	}
 	g.next = start.Add(g.spacing)
 	g.inFlight++
@@ -107,9 +107,14 @@ func (g *providerGate) enter(ctx context.Context) (func(), *EngineError) {
 	}
 	if !sleep(ctx, wait) {
 		release()
-		return nil, failure(tool.ReasonTimeout)
+		return nil, notSent(0)
 	}
 	return release, nil
+}
+
+// notSent is the gate's refusal: rate_limited, with nothing sent.
+func notSent(wait time.Duration) *EngineError {
+	return &EngineError{Class: tool.ReasonRateLimited, RetryAfter: wait, NotSent: true}
 }
 
 // advertise applies limits the provider announced: requests per interval

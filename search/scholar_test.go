@@ -668,3 +668,62 @@ func TestREQ_AGG_007_ABadScholarlyEngineBlocksNoOther(t *testing.T) {
 		t.Fatalf("missing notices: %v", want)
 	}
 }
+
+// TestREQ_CMP_002_ArxivEnginesShareOneLimit: two arxiv engines of one
+// process reach arXiv once per three seconds together, since its limit is
+// per client. The engine whose turn has not come is skipped with
+// rate_limited: nothing is sent, nothing is logged as a failure, and its
+// circuit does not count it.
+func TestREQ_CMP_002_ArxivEnginesShareOneLimit(t *testing.T) {
+	var hits atomic.Int32
+	ts, roots := tlsServer(t, func(rw http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		rw.Write(fixture(t, "arxiv/feed-ok.xml"))
+	})
+	base, _ := url.Parse(ts.URL)
+	s := DefaultSettings()
+	for _, id := range []string{"arxiv_a", "arxiv_b"} {
+		s.Engines = append(s.Engines, EngineConfig{ID: id, Type: "arxiv", BaseURL: base, Categories: []tool.Category{tool.CategoryScience}})
+	}
+	clock := newClock()
+	var logs bytes.Buffer
+	var mu sync.Mutex
+	lw := writerFunc(func(p []byte) (int, error) { mu.Lock(); defer mu.Unlock(); return logs.Write(p) })
+	svc, err := New(s, Deps{Roots: roots, UserAgent: testUA, Now: clock.Now, Logger: slog.New(slog.NewJSONHandler(lw, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const rounds = 4
+	for i := 0; i < rounds; i++ {
+		out, terr := science(svc, "retrieval")
+		if terr != nil {
+			t.Fatalf("round %d: %+v", i, terr)
+		}
+		skipped := 0
+		for _, n := range out.Notices {
+			switch {
+			case n.Code == tool.CodeEngineSkipped && n.Reason == tool.ReasonRateLimited:
+				skipped++
+			case n.Code == tool.CodeEngineUnavailable:
+				t.Fatalf("round %d: our own wait reported as the provider's failure: %+v", i, n)
+			}
+		}
+		if skipped != 1 {
+			t.Fatalf("round %d: %d engines skipped, want 1: %+v", i, skipped, out.Notices)
+		}
+		clock.Add(arxivSpacing)
+	}
+	if n := hits.Load(); n != rounds {
+		t.Fatalf("arXiv was asked %d times in %d rounds of three seconds", n, rounds)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if strings.Contains(logs.String(), "engine_failed") || strings.Contains(logs.String(), "circuit_opened") {
+		t.Fatalf("a skip reached the circuit: %s", logs.String())
+	}
+	for _, st := range svc.Status(context.Background()).Engines {
+		if st.State != tool.StateClosed {
+			t.Fatalf("engine %s is %s", st.ID, st.State)
+		}
+	}
+}

@@ -54,7 +54,7 @@ type providerGate struct {
 	spacing  time.Duration // in force: the floor or what the provider advertises
 	slots    int
 	inFlight int
-	next     time.Time // the earliest start of the next request
+	next     time.Time // the earliest start of the next request: a spacing after the last start and the last end
 }
 
 var (
@@ -101,8 +101,14 @@ func (g *providerGate) enter(ctx context.Context) (func(), *EngineError) {
 	g.inFlight++
 	g.mu.Unlock()
 	release := func() {
+		// The spacing also runs from the end of this request, so that a
+		// request delayed on its way (a slow handshake) is never followed
+		// closer than the spacing at the provider's end.
 		g.mu.Lock()
 		g.inFlight--
+		if n := g.now().Add(g.spacing); n.After(g.next) {
+			g.next = n
+		}
 		g.mu.Unlock()
 	}
 	if !sleep(ctx, wait) {

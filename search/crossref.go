@@ -162,36 +162,28 @@ func parseCrossref(body []byte) ([]RawResult, error) {
 	if err := json.Unmarshal(a.Message, &list); err != nil || list.Items == nil {
 		return nil, failure(tool.ReasonParseFailure)
 	}
-	items := *list.Items
-	out := make([]RawResult, 0, len(items))
-	bad := 0
-	for _, raw := range items {
-		var it crossrefItem
-		if err := json.Unmarshal(raw, &it); err != nil {
-			bad++
-			continue
+	return eachItem(*list.Items, crossrefResult)
+}
+
+// crossrefResult is the result of one work: its DOI URL, the first
+// non-empty title, the abstract as text and the published or issued date.
+func crossrefResult(it crossrefItem) (RawResult, bool) {
+	u := doiURL(it.DOI)
+	title := ""
+	for _, t := range it.Title {
+		if t = strings.TrimSpace(t); t != "" {
+			title = t
+			break
 		}
-		u := doiURL(it.DOI)
-		title := ""
-		for _, t := range it.Title {
-			if t = strings.TrimSpace(t); t != "" {
-				title = t
-				break
-			}
-		}
-		if u == "" || title == "" {
-			continue
-		}
-		date := crossrefDay(it.Published)
-		if date == "" {
-			date = crossrefDay(it.Issued)
-		}
-		out = append(out, RawResult{Title: oneLine(title, 4096), URL: u, Snippet: jatsText(it.Abstract), Date: date})
 	}
-	if bad > 0 && bad == len(items) {
-		return nil, failure(tool.ReasonParseFailure)
+	if u == "" || title == "" {
+		return RawResult{}, false
 	}
-	return out, nil
+	date := crossrefDay(it.Published)
+	if date == "" {
+		date = crossrefDay(it.Issued)
+	}
+	return RawResult{Title: oneLine(title, 4096), URL: u, Snippet: jatsText(it.Abstract), Date: date}, true
 }
 
 // crossrefDay is the date of date-parts [[Y, M, D]] when all three are

@@ -112,36 +112,29 @@ func parseOpenAlex(body []byte) ([]RawResult, error) {
 	if err := json.Unmarshal(body, &a); err != nil || a.Results == nil {
 		return nil, failure(tool.ReasonParseFailure)
 	}
-	works := *a.Results
-	out := make([]RawResult, 0, len(works))
-	bad := 0
-	for _, raw := range works {
-		var w openAlexWork
-		if err := json.Unmarshal(raw, &w); err != nil {
-			bad++
-			continue
-		}
-		title := w.Title
-		if strings.TrimSpace(title) == "" {
-			title = w.DisplayName
-		}
-		u := doiURL(w.DOI)
-		if u == "" && w.PrimaryLocation != nil {
-			u = httpURL(w.PrimaryLocation.LandingPageURL)
-		}
-		if title = oneLine(title, 4096); title == "" || u == "" {
-			continue
-		}
-		date := ""
-		if d := w.PublicationDate; len(d) == 10 {
-			date = d
-		}
-		out = append(out, RawResult{Title: title, URL: u, Snippet: invertedAbstract(w.Abstract), Date: date})
+	return eachItem(*a.Results, openAlexResult)
+}
+
+// openAlexResult is the result of one work: its title (or display name),
+// its DOI URL or else its http(s) landing page, the rebuilt abstract and
+// the publication date.
+func openAlexResult(w openAlexWork) (RawResult, bool) {
+	title := w.Title
+	if strings.TrimSpace(title) == "" {
+		title = w.DisplayName
 	}
-	if bad > 0 && bad == len(works) {
-		return nil, failure(tool.ReasonParseFailure)
+	u := doiURL(w.DOI)
+	if u == "" && w.PrimaryLocation != nil {
+		u = httpURL(w.PrimaryLocation.LandingPageURL)
 	}
-	return out, nil
+	if title = oneLine(title, 4096); title == "" || u == "" {
+		return RawResult{}, false
+	}
+	date := ""
+	if d := w.PublicationDate; len(d) == 10 {
+		date = d
+	}
+	return RawResult{Title: title, URL: u, Snippet: invertedAbstract(w.Abstract), Date: date}, true
 }
 
 // httpURL is s when it is an absolute http(s) URL, else "".

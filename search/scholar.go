@@ -2,6 +2,7 @@ package search
 
 import (
 	"context"
+	"encoding/json"
 	"net/url"
 	"strconv"
 	"strings"
@@ -263,4 +264,27 @@ func twoDigits(n int) string {
 		return "0" + strconv.Itoa(n)
 	}
 	return strconv.Itoa(n)
+}
+
+// eachItem decodes every item of a provider's list into T and keeps what
+// result turns it into (ok false: the item has no usable result). An item
+// of the wrong shape is skipped; a list whose every item is malformed is a
+// parse_failure.
+func eachItem[T any](items []json.RawMessage, result func(T) (RawResult, bool)) ([]RawResult, error) {
+	out := make([]RawResult, 0, len(items))
+	bad := 0
+	for _, raw := range items {
+		var it T
+		if err := json.Unmarshal(raw, &it); err != nil {
+			bad++
+			continue
+		}
+		if r, ok := result(it); ok {
+			out = append(out, r)
+		}
+	}
+	if bad > 0 && bad == len(items) {
+		return nil, failure(tool.ReasonParseFailure)
+	}
+	return out, nil
 }

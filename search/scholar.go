@@ -55,7 +55,9 @@ type providerGate struct {
 	spacing  time.Duration // in force: the floor or what the provider advertises
 	slots    int
 	inFlight int
-	next     time.Time // the earliest start of the next request: a spacing after the last start and the last end
+	// The next request starts a spacing after the last start and after the
+	// last end, with the spacing in force when it asks.
+	lastStart, lastEnd time.Time
 }
 
 var (
@@ -90,15 +92,17 @@ func (g *providerGate) enter(ctx context.Context) (func(), *EngineError) {
 		return nil, notSent(g.spacing)
 	}
 	start := t
-	if g.next.After(t) {
-		start = g.next
+	for _, last := range []time.Time{g.lastStart, g.lastEnd} {
+		if n := last.Add(g.spacing); n.After(start) {
+			start = n
+		}
 	}
 	wait := start.Sub(t)
 	if !fitsBefore(ctx, wait) {
 		g.mu.Unlock()
 		return nil, notSent(wait)
 	}
-	g.next = start.Add(g.spacing)
+	g.lastStart = start
 	g.inFlight++
 	g.mu.Unlock()
 	release := func() {
@@ -107,8 +111,8 @@ func (g *providerGate) enter(ctx context.Context) (func(), *EngineError) {
 		// closer than the spacing at the provider's end.
 		g.mu.Lock()
 		g.inFlight--
-		if n := g.now().Add(g.spacing); n.After(g.next) {
-			g.next = n
+		if n := g.now(); n.After(g.lastEnd) {
+			g.lastEnd = n
 		}
 		g.mu.Unlock()
 	}

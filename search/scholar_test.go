@@ -730,3 +730,49 @@ func TestREQ_CMP_002_ArxivEnginesShareOneLimit(t *testing.T) {
 		}
 	}
 }
+
+// TestREQ_CMP_002_CrossrefSlowsToWhatItAdvertises: after an answer that
+// advertises one request per five seconds, the next search within those
+// five seconds sends nothing (rate_limited, marked not sent); when the
+// provider raises the limit again, the record's spacing applies.
+func TestREQ_CMP_002_CrossrefSlowsToWhatItAdvertises(t *testing.T) {
+	var hits atomic.Int32
+	var interval atomic.Value
+	interval.Store("5s")
+	ts, roots := tlsServer(t, func(rw http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		rw.Header().Set("X-Rate-Limit-Limit", "1")
+		rw.Header().Set("X-Rate-Limit-Interval", interval.Load().(string))
+		rw.Write(fixture(t, "crossref/works-empty.json"))
+	})
+	base, _ := url.Parse(ts.URL)
+	clock := newClock()
+	e, err := newDriver(EngineConfig{ID: "crossref", Type: "crossref", BaseURL: base, Categories: []tool.Category{tool.CategoryScience}},
+		DefaultSettings(), Deps{Roots: roots, UserAgent: testUA, Now: clock.Now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ask := func() error {
+		ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
+		defer cancel()
+		_, err := e.Search(ctx, EngineRequest{Query: "q", MaxResults: 5})
+		return err
+	}
+	if err := ask(); err != nil {
+		t.Fatal(err)
+	}
+	clock.Add(2 * time.Second) // the record's spacing has passed, the advertised one has not
+	ee := engineErr(t, ask())
+	if ee.Class != tool.ReasonRateLimited || !ee.NotSent || hits.Load() != 1 {
+		t.Fatalf("within the advertised interval: %+v, %d requests", ee, hits.Load())
+	}
+	clock.Add(3 * time.Second)
+	interval.Store("1s")
+	if err := ask(); err != nil || hits.Load() != 2 {
+		t.Fatalf("after the advertised interval: %v, %d requests", err, hits.Load())
+	}
+	clock.Add(crossrefSpacing)
+	if err := ask(); err != nil || hits.Load() != 3 {
+		t.Fatalf("the provider raised its limit back to the record's: %v, %d requests", err, hits.Load())
+	}
+}

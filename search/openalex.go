@@ -116,16 +116,19 @@ func parseOpenAlex(body []byte) ([]RawResult, error) {
 }
 
 // openAlexResult is the result of one work: its title (or display name),
-// its DOI URL or else its http(s) landing page, the rebuilt abstract and
+// its http(s) landing page or else its DOI URL, the rebuilt abstract and
 // the publication date.
 func openAlexResult(w openAlexWork) (RawResult, bool) {
 	title := w.Title
 	if strings.TrimSpace(title) == "" {
 		title = w.DisplayName
 	}
-	u := doiURL(w.DOI)
-	if u == "" && w.PrimaryLocation != nil {
+	u := ""
+	if w.PrimaryLocation != nil {
 		u = httpURL(w.PrimaryLocation.LandingPageURL)
+	}
+	if u == "" {
+		u = doiURL(w.DOI)
 	}
 	if title = oneLine(title, 4096); title == "" || u == "" {
 		return RawResult{}, false

@@ -251,7 +251,7 @@ func TestREQ_TEST_002_OpenAlexFixtures(t *testing.T) {
 		t.Fatalf("request %s?%s", r.URL.Path, r.URL.RawQuery)
 	}
 	want := []RawResult{
-		{Title: "Evaluating Retrieval-Augmented Generation: A Survey of Metrics", URL: "https://doi.org/10.48550/arxiv.2401.01234", Date: "2026-01-03",
+		{Title: "Evaluating Retrieval-Augmented Generation: A Survey of Metrics", URL: "https://arxiv.org/abs/2401.01234", Date: "2026-01-03",
 			Snippet: "We survey the metrics of the field."},
 		{Title: "A work without a DOI, titled by its display name", URL: "https://repository.example.org/handle/123", Date: "2025-06-30"},
 		{Title: "Evaluating <i>Retrieval-Augmented</i> Generation", URL: "https://doi.org/10.1000/EXAMPLE.2026.001", Date: "2026-03-14"},

@@ -776,3 +776,47 @@ func TestREQ_CMP_002_CrossrefSlowsToWhatItAdvertises(t *testing.T) {
 		t.Fatalf("the provider raised its limit back to the record's: %v, %d requests", err, hits.Load())
 	}
 }
+
+// TestREQ_TEST_007_ScholarlyTextIsCleaned: markup, entities and invisible
+// characters in a provider's title and abstract leave the pipeline as
+// plain text, counted in the notices.
+func TestREQ_TEST_007_ScholarlyTextIsCleaned(t *testing.T) {
+	svc := scholarService(t, nil, nil, map[string]http.HandlerFunc{
+		"arxiv":    serveFixture(t, "arxiv/hostile-entries.xml", nil),
+		"crossref": serveFixture(t, "crossref/works-ok.json", nil),
+	})
+	out, terr := science(svc, "q")
+	if terr != nil {
+		t.Fatal(terr)
+	}
+	var hostile, jats *tool.Result
+	for i, r := range out.Results {
+		switch {
+		case strings.Contains(r.URL, "2402.00001"):
+			hostile = &out.Results[i]
+		case strings.Contains(r.URL, "10.1000/example.2026.001"):
+			jats = &out.Results[i]
+		}
+	}
+	if hostile == nil || jats == nil {
+		t.Fatalf("results %s", mustJSON(t, out))
+	}
+	for _, bad := range []string{"<", ">", "\u200b", "\u202e", "&lt;", "onerror"} {
+		if strings.Contains(hostile.Title+hostile.Snippet, bad) {
+			t.Errorf("%q left in %q / %q", bad, hostile.Title, hostile.Snippet)
+		}
+	}
+	if !strings.HasPrefix(hostile.Title, "Zero") || !strings.Contains(hostile.Snippet, "A summary with markup.") {
+		t.Errorf("the text itself must stay: %q / %q", hostile.Title, hostile.Snippet)
+	}
+	if jats.Title != "Evaluating Retrieval-Augmented Generation" || jats.Snippet != "We survey the metrics used to evaluate retrieval-augmented generation. Results & a taxonomy follow." {
+		t.Errorf("JATS: %q / %q", jats.Title, jats.Snippet)
+	}
+	removed := false
+	for _, n := range out.Notices {
+		removed = removed || n.Code == tool.CodeCharactersRemoved && n.Count > 0
+	}
+	if !removed {
+		t.Errorf("the invisible characters were not counted: %+v", out.Notices)
+	}
+}

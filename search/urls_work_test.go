@@ -1,6 +1,10 @@
 package search
 
-import "testing"
+import (
+	"net/url"
+	"strings"
+	"testing"
+)
 
 // TestREQ_RANK_002_OneKeyPerWork: the addresses of one arXiv paper, of one
 // DOI and of one Stack Exchange question share a comparison key (issue 19,
@@ -60,5 +64,48 @@ func TestREQ_RANK_002_OneKeyPerWork(t *testing.T) {
 	// The returned URL is the engine's, not the key.
 	if n, _ := normalizeURL("https://arxiv.org/pdf/2401.01234v1.pdf"); n.returned != "https://arxiv.org/pdf/2401.01234v1.pdf" {
 		t.Fatalf("returned %q", n.returned)
+	}
+}
+
+// TestREQ_ENG_001_ScholarlyBaseURL: base_url names the endpoint itself or a
+// prefix the endpoint's path is appended to; its query and fragment never
+// reach the request.
+func TestREQ_ENG_001_ScholarlyBaseURL(t *testing.T) {
+	cases := []struct{ base, public, want string }{
+		{"", arxivEndpoint, "https://export.arxiv.org/api/query"},
+		{"http://127.0.0.1:8081", arxivEndpoint, "http://127.0.0.1:8081/api/query"},
+		{"http://127.0.0.1:8081/", arxivEndpoint, "http://127.0.0.1:8081/api/query"},
+		{"https://mirror.example/arxiv/api/query", arxivEndpoint, "https://mirror.example/arxiv/api/query"},
+		{"https://mirror.example/arxiv?x=1#f", arxivEndpoint, "https://mirror.example/arxiv/api/query"},
+		{"http://[::1]:9000/works/", crossrefEndpoint, "http://[::1]:9000/works"},
+		{"http://localhost:9000/v1", crossrefEndpoint, "http://localhost:9000/v1/works"},
+		{"https://oa.example", openAlexEndpoint, "https://oa.example/works"},
+	}
+	for _, c := range cases {
+		var base *url.URL
+		if c.base != "" {
+			base, _ = url.Parse(c.base)
+		}
+		if got := endpointOf(base, c.public).String(); got != c.want {
+			t.Errorf("%q: %s, want %s", c.base, got, c.want)
+		}
+	}
+}
+
+// TestREQ_ENG_005_ArxivQueryCannotChangeTheRequest: the caller's words are
+// searched, never read as the API's syntax.
+func TestREQ_ENG_005_ArxivQueryCannotChangeTheRequest(t *testing.T) {
+	cases := map[string]string{
+		"python asyncio":                        "all:python AND all:asyncio",
+		`au:"del maestro" OR ti:(checkerboard)`: "all:audel AND all:maestro AND all:or AND all:ticheckerboard",
+		"ANDNOT x":                              "all:andnot AND all:x",
+		"検索 拡張-生成 3.5":                          "all:検索 AND all:拡張-生成 AND all:3.5",
+		"-- ... ()":                             "",
+		strings.Repeat("w ", 50):                strings.TrimSuffix(strings.Repeat("all:w AND ", 20), " AND "),
+	}
+	for in, want := range cases {
+		if got := arxivQuery(in); got != want {
+			t.Errorf("%q: %q, want %q", in, got, want)
+		}
 	}
 }

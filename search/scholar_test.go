@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"rypsok/egress"
 	"rypsok/secrets"
 	"rypsok/tool"
 )
@@ -211,6 +212,13 @@ func TestREQ_TEST_002_CrossrefFixtures(t *testing.T) {
 	if err != nil || len(rs) != 2 || rs[0].Title != "Kept beside a malformed item" || rs[0].Date != "2026-01-02" ||
 		rs[1].URL != "https://doi.org/10.1000/with%20space%3Fand%23hash" {
 		t.Fatalf("wrong kinds: %+v %v", rs, err)
+	}
+	// The contact as the process builds its User-Agent from
+	// [service] user_agent_contact.
+	for contact, want := range map[string]string{"ops@example.org": "ops@example.org", "mailto:ops@example.org": "ops@example.org", "https://ops.example.org/": "", "": ""} {
+		if got := contactEmail(egress.UserAgent("1.2.3", contact)); got != want {
+			t.Errorf("contact %q: mailto %q, want %q", contact, got, want)
+		}
 	}
 	// Without an e-mail contact there is no mailto.
 	if contactEmail("rypsok/1 (+https://github.com/nabbisen/rypsok; https://ops.example.org/contact)") != "" || contactEmail("rypsok/1 (+https://github.com/nabbisen/rypsok)") != "" {

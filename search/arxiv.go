@@ -208,11 +208,7 @@ func parseArxiv(body []byte) ([]RawResult, error) {
 			depth--
 		case xml.CharData:
 			if field != nil && len(*field) < arxivMaxField {
-				rest := arxivMaxField - len(*field)
-				if len(t) > rest {
-					t = t[:rest]
-				}
-				*field += string(t)
+				*field += cutAt(string(t), arxivMaxField-len(*field))
 			}
 		}
 	}

@@ -207,9 +207,7 @@ func crossrefDay(d *crossrefDate) string {
 // "Abstract") are dropped, every tag becomes a space, white space is
 // collapsed. Entities are left for the result boundary to decode once.
 func jatsText(s string) string {
-	if len(s) > crossrefMaxAbstract {
-		s = s[:crossrefMaxAbstract]
-	}
+	s = cutAt(s, crossrefMaxAbstract)
 	var b strings.Builder
 	skip := 0 // inside a title element
 	for len(s) > 0 {

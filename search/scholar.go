@@ -292,3 +292,14 @@ func eachItem[T any](items []json.RawMessage, result func(T) (RawResult, bool)) 
 	}
 	return out, nil
 }
+
+// cutAt cuts s to at most n bytes without splitting a character.
+func cutAt(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}

@@ -14,6 +14,7 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"rypsok/egress"
 	"rypsok/secrets"
@@ -872,5 +873,21 @@ func TestREQ_RES_004_ScholarlyFailuresOpenTheCircuit(t *testing.T) {
 	}
 	if !cooled || hits.Load() != 3 || len(out.Results) == 0 {
 		t.Fatalf("after three parse failures: %d requests, %+v", hits.Load(), out.Notices)
+	}
+}
+
+// TestREQ_TEST_002_LongFieldsAreCutOnCharacters: a field above its bound
+// is cut without splitting a character.
+func TestREQ_TEST_002_LongFieldsAreCutOnCharacters(t *testing.T) {
+	long := "x" + strings.Repeat("é", arxivMaxField)
+	rs, err := parseArxiv([]byte(`<feed xmlns="http://www.w3.org/2005/Atom"><entry><id>http://arxiv.org/abs/2401.01234</id><title>T</title><summary>` + long + `</summary></entry></feed>`))
+	if err != nil || len(rs) != 1 {
+		t.Fatalf("%v %v", rs, err)
+	}
+	if s := rs[0].Snippet; !utf8.ValidString(s) || strings.ContainsRune(s, utf8.RuneError) || len(s) > arxivMaxField || len(s) < arxivMaxField-2 {
+		t.Fatalf("snippet of %d bytes, valid %v", len(s), utf8.ValidString(s))
+	}
+	if s := jatsText("<jats:p>x" + strings.Repeat("é", crossrefMaxAbstract) + "</jats:p>"); !utf8.ValidString(s) || strings.ContainsRune(s, utf8.RuneError) || len(s) > crossrefMaxAbstract {
+		t.Fatalf("abstract of %d bytes, valid %v", len(s), utf8.ValidString(s))
 	}
 }

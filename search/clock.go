@@ -32,3 +32,10 @@ func sleep(ctx context.Context, d time.Duration) bool {
 		return false
 	}
 }
+
+// fitsBefore reports whether a wait of d ends before ctx's deadline (always
+// true for a context without one).
+func fitsBefore(ctx context.Context, d time.Duration) bool {
+	dl, ok := ctx.Deadline()
+	return !ok || d <= 0 || d < time.Until(dl)
+}

@@ -59,6 +59,12 @@ var drivers = [...]driver{
 		func(c EngineConfig, s Settings, d Deps) (Engine, error) { return newStackExchange(c, s, d) }},
 	{DriverInfo{Type: "github", BaseURL: true, OptionalKey: true, Endpoints: []string{"repositories", "issues"}, Storable: gitHubProperties.Cacheable},
 		func(c EngineConfig, s Settings, d Deps) (Engine, error) { return newGitHub(c, s, d) }},
+	{DriverInfo{Type: "arxiv", BaseURL: true, Storable: arxivProperties.Cacheable},
+		func(c EngineConfig, s Settings, d Deps) (Engine, error) { return newArxiv(c, s, d) }},
+	{DriverInfo{Type: "crossref", BaseURL: true, Storable: crossrefProperties.Cacheable},
+		func(c EngineConfig, s Settings, d Deps) (Engine, error) { return newCrossref(c, s, d) }},
+	{DriverInfo{Type: "openalex", KeyEnv: "OPENALEX_API_KEY", BaseURL: true, Storable: openAlexProperties.Cacheable},
+		func(c EngineConfig, s Settings, d Deps) (Engine, error) { return newOpenAlex(c, s, d) }},
 	{DriverInfo{Type: "hackernews", BaseURL: true, Storable: hackerNewsProperties.Cacheable},
 		func(c EngineConfig, s Settings, d Deps) (Engine, error) { return newHackerNews(c, s, d) }},
 }

@@ -17,7 +17,7 @@ import (
 // its lists are copies an importer cannot change.
 func TestREQ_MAIN_001_TheDriverTableDescribesEachDriver(t *testing.T) {
 	types := DriverTypes()
-	if !slices.Equal(types, []string{"wikipedia", "brave", "duckduckgo", "searxng", "stackexchange", "github", "hackernews"}) {
+	if !slices.Equal(types, []string{"wikipedia", "brave", "duckduckgo", "searxng", "stackexchange", "github", "arxiv", "crossref", "openalex", "hackernews"}) {
 		t.Fatalf("driver types %v", types)
 	}
 	types[0] = "changed"

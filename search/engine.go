@@ -69,6 +69,10 @@ type RawResult struct {
 type EngineError struct {
 	Class      tool.Reason
 	RetryAfter time.Duration
+	// NotSent: the driver's own limiter (a provider-wide gate) refused the
+	// turn and nothing reached the provider. It is a skip, not the
+	// provider's failure, and never counts toward the circuit.
+	NotSent bool
 }
 
 func (e *EngineError) Error() string {

@@ -618,6 +618,12 @@ func (s *Service) ask(ctx, callCtx context.Context, p picked, req tool.SearchReq
 	}
 	if err != nil {
 		var ee *EngineError
+		if errors.As(err, &ee) && ee.NotSent {
+			// Our own wait, not the provider's failure: a skip, outside
+			// the circuit (a probe that never went out reopens it).
+			started = false
+			return engineEnd{skipped: tool.ReasonRateLimited, retry: ee.RetryAfter}
+		}
 		switch {
 		case rctx.Err() != nil:
 			ee = failure(tool.ReasonTimeout)

@@ -99,7 +99,75 @@ func normalizeURL(raw string) (normalized, tool.Reason) {
 	if q := sortedQuery(query); q != "" {
 		k += "?" + q
 	}
+	if w := sameWorkKey(keyHost, p); w != "" && port == "" {
+		k = w
+	}
 	return normalized{returned: returned, key: k, https: scheme == "https"}, ""
+}
+
+// sameWorkKey is the one comparison key of a work reached through several
+// addresses (issue 19, item 4), or "" for any other URL:
+//   - an arXiv paper: arxiv.org/abs/<id>[vN], arxiv.org/pdf/<id>[vN][.pdf]
+//     (also on export.arxiv.org) and its DataCite DOI
+//     doi.org/10.48550/arXiv.<id> are "arxiv:<id>";
+//   - any other DOI URL (doi.org, dx.doi.org) is "doi:<doi>", lower-cased,
+//     since DOIs compare without regard to case;
+//   - a Stack Exchange question, by its short (/q/<n>[/<user>]) or long
+//     (/questions/<n>[/<slug>…]) URL, is https://<site>/questions/<n>.
+//
+// host is the key's host (lower case, without www.) and path its
+// normalised path.
+func sameWorkKey(host, path string) string {
+	switch host {
+	case "arxiv.org", "export.arxiv.org":
+		for _, prefix := range []string{"/abs/", "/pdf/"} {
+			if rest, ok := strings.CutPrefix(path, prefix); ok {
+				if prefix == "/pdf/" {
+					rest = strings.TrimSuffix(rest, ".pdf")
+				}
+				if id, ok := arxivID(rest); ok {
+					return "arxiv:" + strings.ToLower(id)
+				}
+			}
+		}
+	case "doi.org", "dx.doi.org":
+		doi, err := url.PathUnescape(strings.TrimPrefix(path, "/"))
+		if err != nil || !strings.HasPrefix(doi, "10.") || !strings.Contains(doi, "/") {
+			return ""
+		}
+		const arxivDOI = "10.48550/arxiv."
+		if len(doi) > len(arxivDOI) && strings.EqualFold(doi[:len(arxivDOI)], arxivDOI) {
+			if id, ok := arxivID(doi[len(arxivDOI):]); ok {
+				return "arxiv:" + strings.ToLower(id)
+			}
+		}
+		return "doi:" + strings.ToLower(doi)
+	}
+	if !stackExchangeSite(host) {
+		return ""
+	}
+	rest, ok := strings.CutPrefix(path, "/q/")
+	if !ok {
+		rest, ok = strings.CutPrefix(path, "/questions/")
+	}
+	if !ok {
+		return ""
+	}
+	id, _, _ := strings.Cut(rest, "/")
+	if !allDigits(id) || len(id) > 12 {
+		return ""
+	}
+	return "https://" + host + "/questions/" + id
+}
+
+// stackExchangeSite: the network's sites under their own names, and every
+// *.stackexchange.com site.
+func stackExchangeSite(host string) bool {
+	switch host {
+	case "stackoverflow.com", "superuser.com", "serverfault.com", "askubuntu.com", "mathoverflow.net", "stackapps.com":
+		return true
+	}
+	return strings.HasSuffix(host, ".stackoverflow.com") || strings.HasSuffix(host, ".stackexchange.com") && host != "api.stackexchange.com"
 }
 
 func isASCII(s string) bool {

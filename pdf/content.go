@@ -313,10 +313,10 @@ func (p *pageReader) show(s []byte) {
 		code, n, text, w := ft.next(s)
 		s = s[n:]
 		tx := w*gs.size + gs.tc
-		space := n == 1 && code == 32
-		if space {
+		if n == 1 && code == 32 {
 			tx += gs.tw
 		}
+		space := isBlank(text)
 		tx *= gs.th
 		trm := matrix{gs.size * gs.th, 0, 0, gs.size, 0, gs.rise}.mul(p.tm).mul(gs.ctm)
 		end := matrix{1, 0, 0, 1, tx, 0}.mul(p.tm).mul(gs.ctm)
@@ -335,12 +335,12 @@ func (p *pageReader) show(s []byte) {
 				dx, dy = 1, 0
 			}
 		}
-		if text == "" && !space {
+		if text == "" {
 			p.advance(tx)
 			continue
 		}
 		if len(p.glyphs) < p.doc.lim.MaxOperators {
-			p.glyphs = append(p.glyphs, glyph{text: text, x: x0, y: y0, adv: adv, size: size, dx: dx, dy: dy, space: space || text == " "})
+			p.glyphs = append(p.glyphs, glyph{text: text, x: x0, y: y0, adv: adv, size: size, dx: dx, dy: dy, space: space})
 		}
 		p.advance(tx)
 	}
@@ -383,4 +383,15 @@ func (p *pageReader) form(o object) {
 	if len(p.stack) > savedStack {
 		p.stack = p.stack[:savedStack]
 	}
+}
+
+// isBlank says whether a glyph's text is only white space: it is a word
+// space, whatever its code.
+func isBlank(s string) bool {
+	for _, r := range s {
+		if r != ' ' && r != '\t' && r != '\n' && r != '\r' && r != 0xa0 && r != 0x3000 && !(r >= 0x2000 && r <= 0x200a) {
+			return false
+		}
+	}
+	return true
 }

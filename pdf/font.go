@@ -19,7 +19,41 @@ type font struct {
 	missing   float64
 	dw        float64
 	cidW      map[int]float64
-	scale     float64 // glyph space to text space (0.001, or Type3's FontMatrix)
+	scale     float64     // glyph space to text space (0.001, or Type3's FontMatrix)
+	std       *[95]uint16 // a standard font's ASCII widths, when /Widths is absent
+}
+
+// standardWidths are the ASCII widths of a standard font named base.
+func standardWidths(base string) *[95]uint16 {
+	if i := strings.IndexByte(base, '+'); i == 6 {
+		base = base[7:]
+	}
+	b := strings.ToLower(base)
+	bold := strings.Contains(b, "bold")
+	slant := strings.Contains(b, "italic") || strings.Contains(b, "oblique")
+	switch {
+	case strings.HasPrefix(b, "helvetica") || strings.HasPrefix(b, "arial"):
+		switch {
+		case bold && slant:
+			return &helveticaBoldObliqueWidths
+		case bold:
+			return &helveticaBoldWidths
+		case slant:
+			return &helveticaObliqueWidths
+		}
+		return &helveticaWidths
+	case strings.HasPrefix(b, "times"):
+		switch {
+		case bold && slant:
+			return &timesBoldItalicWidths
+		case bold:
+			return &timesBoldWidths
+		case slant:
+			return &timesItalicWidths
+		}
+		return &timesRomanWidths
+	}
+	return nil
 }
 
 // glyphText is the text of a glyph name: the Adobe Glyph List, uniXXXX,
@@ -128,7 +162,8 @@ func (p *pageReader) buildFont(o object) *font {
 		}
 	} else {
 		ft.missing = 500
-		if strings.Contains(string(fd.name("BaseFont")), "Courier") {
+		ft.std = standardWidths(string(fd.name("BaseFont")))
+		if ft.std == nil && strings.Contains(string(fd.name("BaseFont")), "Courier") {
 			ft.missing = 600
 		}
 	}
@@ -294,6 +329,8 @@ func (ft *font) next(s []byte) (code uint32, n int, text string, w float64) {
 		i := int(c) - ft.firstChar
 		if i >= 0 && i < len(ft.widths) {
 			w = ft.widths[i]
+		} else if ft.std != nil && len(text) == 1 && text[0] >= 32 && text[0] < 127 && ft.std[text[0]-32] > 0 {
+			w = float64(ft.std[text[0]-32])
 		} else {
 			w = ft.missing
 		}

@@ -39,12 +39,12 @@ type line struct {
 
 // outLine is a line in reading order.
 type outLine struct {
-	text          string
-	y, size, x0   float64
-	flow          int
-	header        bool
-	headerKey     string
-	newParagraph  bool
+	text         string
+	y, size, x0  float64
+	flow         int
+	header       bool
+	headerKey    string
+	newParagraph bool
 }
 
 // layout turns pages of glyphs into Markdown.
@@ -132,7 +132,7 @@ func runs(gl []glyph) (out []*run, rot []string) {
 		if cur != nil {
 			gap = g.x - cur.x1
 			sz := math.Max(g.size, cur.size)
-			join = math.Abs(g.y-cur.y) < 0.2*sz && gap > -0.6*sz && gap < colGapEm*sz
+			join = math.Abs(g.y-cur.y) < 0.3*sz && gap > -0.6*sz && gap < colGapEm*sz
 		}
 		if !join {
 			flushAccent()
@@ -223,13 +223,9 @@ func lines(rs []*run) []*line {
 		}
 		cur = cur[:0]
 	}
-	var top float64
 	for _, r := range rs {
-		if len(cur) > 0 && top-r.y > baselineEm*math.Max(r.size, cur[0].size) {
+		if n := len(cur); n > 0 && cur[n-1].y-r.y > baselineEm*math.Max(r.size, cur[n-1].size) {
 			flush()
-		}
-		if len(cur) == 0 {
-			top = r.y
 		}
 		cur = append(cur, r)
 	}

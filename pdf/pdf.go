@@ -93,11 +93,11 @@ type docReader struct {
 }
 
 type pageRef struct {
-	d        dict
-	res      dict
-	box      [4]float64
-	rotate   int
-	hasBox   bool
+	d      dict
+	res    dict
+	box    [4]float64
+	rotate int
+	hasBox bool
 }
 
 // Extract reads data, a whole PDF file, and returns its text. Errors wrap
@@ -172,7 +172,7 @@ func (d *docReader) walk(o object, res dict, _ dict, box [4]float64, hasBox bool
 	if r, ok := d.f.resolve(n["Resources"]).(dict); ok {
 		res = r
 	}
-	for _, k := range []name{"CropBox", "MediaBox"} {
+	for _, k := range []name{"MediaBox"} {
 		if a, ok := d.f.resolve(n[k]).(array); ok && len(a) == 4 {
 			if v, ok := nums([]object{d.f.resolve(a[0]), d.f.resolve(a[1]), d.f.resolve(a[2]), d.f.resolve(a[3])}, 4); ok {
 				box, hasBox = [4]float64{min(v[0], v[2]), min(v[1], v[3]), max(v[0], v[2]), max(v[1], v[3])}, true
@@ -181,7 +181,7 @@ func (d *docReader) walk(o object, res dict, _ dict, box [4]float64, hasBox bool
 		}
 	}
 	if v, ok := asInt(d.f.resolve(n["Rotate"])); ok {
-		rotate = ((v%360)+360)%360
+		rotate = ((v % 360) + 360) % 360
 	}
 	kids, isNode := d.f.resolve(n["Kids"]).(array)
 	if !isNode || n.name("Type") == "Page" {

@@ -91,6 +91,9 @@ func open(ctx context.Context, b []byte, lim Limits) (*file, error) {
 			}
 		}
 	}
+	if f.resolved > lim.MaxObjects {
+		return nil, limitErr("too many objects resolved")
+	}
 	if f.catalog() == nil {
 		return nil, malformed("no document catalog")
 	}

@@ -55,11 +55,7 @@ func (f *file) decodeOpt(s *stream, max int64, cut bool) ([]byte, error) {
 		}
 	}
 	cr := &countReader{r: r, f: f, left: max}
-	var buf bytes.Buffer
-	if len(filters) == 0 {
-		buf.Grow(int(min(int64(len(raw)), max)))
-	}
-	_, err := buf.ReadFrom(cr)
+	out, err := readAllCapped(cr, min(int64(len(raw))*4+512, max+1), max+1)
 	if err == errStreamCap && cut {
 		err = nil
 	}
@@ -70,7 +66,32 @@ func (f *file) decodeOpt(s *stream, max int64, cut bool) ([]byte, error) {
 	if err == errStreamCap {
 		err = limitErr("a stream decodes to more than the per-stream bound")
 	}
-	return buf.Bytes(), err
+	return out, err
+}
+
+// readAllCapped reads r to its end into a buffer that starts at size and
+// never grows beyond limit bytes of capacity.
+func readAllCapped(r io.Reader, size, limit int64) ([]byte, error) {
+	buf := make([]byte, 0, max(size, 512))
+	for {
+		if len(buf) == cap(buf) {
+			n := min(int64(cap(buf))*2, limit)
+			if n <= int64(cap(buf)) {
+				n = int64(cap(buf)) + 512
+			}
+			nb := make([]byte, len(buf), n)
+			copy(nb, buf)
+			buf = nb
+		}
+		n, err := r.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			return buf, nil
+		}
+		if err != nil {
+			return buf, err
+		}
+	}
 }
 
 var errStreamCap = errors.New("stream cap")

@@ -36,7 +36,7 @@ type Limits struct {
 func DefaultLimits() Limits {
 	return Limits{
 		MaxDecodedBytes: 64 << 20,
-		MaxStreamBytes:  16 << 20,
+		MaxStreamBytes:  8 << 20,
 		MaxObjects:      200000,
 		MaxDepth:        64,
 		MaxOperators:    1000000,
@@ -138,6 +138,9 @@ func Extract(ctx context.Context, data []byte, lim Limits) (Document, error) {
 		if lim.MaxChars > 0 && lay.chars > lim.MaxChars {
 			break
 		}
+	}
+	if readErr == nil && f.resolved > lim.MaxObjects {
+		readErr = limitErr("too many objects resolved")
 	}
 	doc.Complete = doc.Read == doc.Pages && readErr == nil
 	doc.Markdown = lay.finish()
@@ -259,7 +262,7 @@ func (d *docReader) readPage(pg pageRef) ([]glyph, error) {
 			}
 		}
 	}
-	if p.err != nil && errors.Is(p.err, ErrLimit) {
+	if p.err != nil {
 		return gl, p.err
 	}
 	return gl, nil

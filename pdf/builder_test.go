@@ -21,15 +21,15 @@ import (
 // strings written with str() and every stream are encrypted when an
 // encryption is chosen.
 type builder struct {
-	objs     []bobj
-	root     int
-	info     int
-	xrefStm  bool // a cross-reference stream instead of a table
-	objStm   bool // non-stream objects inside one object stream
-	crypt    *bcrypt
-	header   string
-	noXref   bool // write no cross-reference at all (broken file)
-	badXref  bool // write a table whose offsets are wrong
+	objs    []bobj
+	root    int
+	info    int
+	xrefStm bool // a cross-reference stream instead of a table
+	objStm  bool // non-stream objects inside one object stream
+	crypt   *bcrypt
+	header  string
+	noXref  bool // write no cross-reference at all (broken file)
+	badXref bool // write a table whose offsets are wrong
 }
 
 type bobj struct {

@@ -130,10 +130,10 @@ func TestHostileObjectStreamContainingItself(t *testing.T) {
 	fmt.Fprintf(&buf, "5 0 obj\n<</Type /ObjStm /N 6 0 R /First 10 /Length %d>>\nstream\n%s\nendstream\nendobj\n", len(inner), inner)
 	xref := buf.Len()
 	rows := []byte{0, 0, 0, 0, 0, 0}
-	rows = append(rows, 2, 0, 0, 0, 5, 0)                                               // 1: in 5
-	rows = append(rows, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)           // 2-4 free
+	rows = append(rows, 2, 0, 0, 0, 5, 0)                                                // 1: in 5
+	rows = append(rows, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)            // 2-4 free
 	rows = append(rows, 1, byte(off5>>24), byte(off5>>16), byte(off5>>8), byte(off5), 0) // 5
-	rows = append(rows, 2, 0, 0, 0, 5, 1)                                               // 6: in 5
+	rows = append(rows, 2, 0, 0, 0, 5, 1)                                                // 6: in 5
 	rows = append(rows, 1, byte(xref>>24), byte(xref>>16), byte(xref>>8), byte(xref), 0) // 7
 	fmt.Fprintf(&buf, "7 0 obj\n<</Type /XRef /W [1 4 1] /Size 8 /Root 1 0 R /Length %d>>\nstream\n%s\nendstream\nendobj\nstartxref\n%d\n%%%%EOF\n", len(rows), rows, xref)
 	bounded(t, buf.Bytes(), Limits{}, ErrMalformed)

@@ -378,18 +378,21 @@ func median(v []float64) float64 {
 	return s[len(s)/2]
 }
 
-// edgeKey is a running header's or footer's identity: digits folded, so
-// that page numbers compare equal.
+// edgeKey is a running header's or footer's identity: the text without
+// white space, lower-cased, with a number at either end (the page number)
+// folded, so that "Chapter 2 ... 17" and "Chapter 2 ... 18" compare equal.
 func edgeKey(s string) string {
-	return strings.Map(func(r rune) rune {
-		if unicode.IsDigit(r) {
-			return '0'
-		}
-		if unicode.IsSpace(r) {
-			return -1
-		}
-		return unicode.ToLower(r)
-	}, s)
+	f := strings.Fields(strings.ToLower(s))
+	isNum := func(w string) bool {
+		return strings.IndexFunc(w, func(r rune) bool { return !unicode.IsDigit(r) && r != '.' && r != '-' }) < 0
+	}
+	if len(f) > 0 && isNum(f[0]) {
+		f[0] = "#"
+	}
+	if len(f) > 1 && isNum(f[len(f)-1]) {
+		f[len(f)-1] = "#"
+	}
+	return strings.Join(f, " ")
 }
 
 // page lays out one page's glyphs and appends its Markdown.

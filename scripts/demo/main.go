@@ -67,7 +67,7 @@ func run(bin string, out io.Writer) error {
 		return err
 	}
 	defer os.RemoveAll(dir)
-	site, err := standin.Start("127.0.0.1:0", dir, []net.IP{net.ParseIP("127.0.0.1")}, standin.Wiki(articles()))
+	site, err := standin.Start("127.0.0.1:0", dir, []net.IP{net.ParseIP("127.0.0.1")}, withPDF(standin.Wiki(articles())))
 	if err != nil {
 		return err
 	}
@@ -116,6 +116,7 @@ base_url = "%s/w/api.php"
 		args  map[string]any
 	}{
 		{"3. Read the first result (web_fetch: main content as Markdown; the hidden line and the chrome are left out)", map[string]any{"url": first}},
+		{"3b. A PDF on the same site (web_fetch: its text as Markdown, title from the document)", map[string]any{"url": site.URL + demoPDFPath, "max_chars": 600}},
 		{"4. The cloud metadata address is refused before any request (denied, egress)", map[string]any{"url": "http://169.254.169.254/latest/meta-data/"}},
 		{"5. A page the site's robots.txt disallows (denied, robots_txt)", map[string]any{"url": site.URL + "/private/notes"}},
 	}

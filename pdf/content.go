@@ -63,6 +63,10 @@ type mark struct {
 // maxOperands bounds the operand stack of the content-stream interpreter.
 const maxOperands = 64
 
+// maxGlyphsPerPage bounds the characters kept from one page (LIM-F21): a
+// dense page of text holds a few thousand.
+const maxGlyphsPerPage = 100000
+
 // run interprets one content stream with its resources.
 func (p *pageReader) run(data []byte, res dict) {
 	lx := lexer{b: data, maxDepth: 32}
@@ -339,7 +343,11 @@ func (p *pageReader) show(s []byte) {
 			p.advance(tx)
 			continue
 		}
-		if len(p.glyphs) < p.doc.lim.MaxOperators {
+		if len(p.glyphs) >= maxGlyphsPerPage {
+			p.err = limitErr("too many characters on one page")
+			return
+		}
+		{
 			p.glyphs = append(p.glyphs, glyph{text: text, x: x0, y: y0, adv: adv, size: size, dx: dx, dy: dy, space: space})
 		}
 		p.advance(tx)

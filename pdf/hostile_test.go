@@ -200,6 +200,13 @@ func TestHostileBoundsAreEnforced(t *testing.T) {
 	bounded(t, b.bytes(), Limits{MaxOperators: 1000}, ErrLimit)
 
 	b = newBuilder()
+	b.simpleDoc("/WinAnsiEncoding", nil, page{content: "BT /F1 1 Tf 72 700 Td " + strings.Repeat("(xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx) Tj 0 0 Td ", maxGlyphsPerPage/50+1) + "ET", filter: "Flate"})
+	doc := bounded(t, b.bytes(), Limits{}, ErrLimit)
+	if doc.Glyphs != maxGlyphsPerPage {
+		t.Errorf("%d characters kept from the page", doc.Glyphs)
+	}
+
+	b = newBuilder()
 	var pages []page
 	for i := 0; i < 30; i++ {
 		pages = append(pages, page{content: textLines(72, "page")})

@@ -1,7 +1,9 @@
 // Command score-pdf reads the PDF development corpus (README.md and
-// manifest.tsv of ../shared/bench/pdf) with the pdf package, the way
-// web_fetch reads a PDF, and scores the text against the reference beside
-// each file: word F1 of lower-cased \w+ tokens after compatibility
+// manifest.tsv of ../shared/bench/pdf) with web_fetch end to end: each file
+// is served by a loopback server with its Content-Type from the manifest,
+// and fetched with max_chars at its ceiling, following next_start_char to
+// the end (with -direct, by the pdf package alone, in one reading). It
+// scores the text against the reference beside each file: word F1 of lower-cased \w+ tokens after compatibility
 // decomposition with marks and format characters dropped, and the F1 of
 // 5-token shingles, which punishes a wrong reading order. It prints both
 // per file and their means, and the MB/s of the reading, end to end.
@@ -19,20 +21,28 @@ package main
 import (
 	"bufio"
 	"context"
+	"crypto/x509"
 	"flag"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"sort"
+	"runtime/pprof"
+	"strconv"
 	"strings"
 	"time"
 	"unicode"
 
 	"golang.org/x/text/unicode/norm"
 
+	"rypsok/egress"
+	"rypsok/fetch"
 	"rypsok/pdf"
+	"rypsok/tool"
 )
 
 type entry struct {
@@ -49,9 +59,17 @@ func main() {
 	dir := flag.String("dir", "../shared/bench/pdf", "the corpus directory")
 	only := flag.String("only", "", "score only these files (comma-separated names)")
 	out := flag.String("out", "", "write each extracted text to this directory")
+	direct := flag.Bool("direct", false, "read with the pdf package alone instead of web_fetch")
+	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the run to this file")
 	var vs vsFlag
 	flag.Var(&vs, "vs", "another extractor: name=command with {} for the file (repeatable)")
 	flag.Parse()
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile)
+		if err == nil && pprof.StartCPUProfile(f) == nil {
+			defer pprof.StopCPUProfile()
+		}
+	}
 	entries, err := readManifest(filepath.Join(*dir, "manifest.tsv"))
 	if err != nil {
 		fmt.Printf("score-pdf: the corpus is not here (%v); nothing to score\n", err)
@@ -74,8 +92,17 @@ func main() {
 		name string
 		run  func(path string, data []byte) (string, error)
 	}
-	exts := []extractor{{"rypsok", func(_ string, data []byte) (string, error) {
-		return readPDF(data)
+	wf, err := newFetcher(*dir, entries)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "score-pdf:", err)
+		os.Exit(1)
+	}
+	defer wf.close()
+	exts := []extractor{{"rypsok", func(path string, data []byte) (string, error) {
+		if *direct {
+			return readPDF(data)
+		}
+		return wf.read(strings.TrimSuffix(filepath.Base(path), ".pdf"))
 	}}}
 	for _, v := range vs {
 		n, cmd, ok := strings.Cut(v, "=")
@@ -116,7 +143,7 @@ func main() {
 		ref := tokens(string(refB))
 		if e.expect != "text" {
 			// The checks: rypsok must refuse these.
-			_, err := readPDF(data)
+			_, err := exts[0].run(path, data)
 			fmt.Printf("%-28s expect %s: rypsok says %v\n", e.name, e.expect, err)
 			continue
 		}
@@ -189,8 +216,67 @@ func readManifest(path string) ([]entry, error) {
 		}
 		out = append(out, e)
 	}
-	sort.SliceStable(out, func(i, j int) bool { return false })
 	return out, sc.Err()
+}
+
+// fetcher serves the corpus on a loopback TLS server and reads it with a
+// fetch.Service admitted to it by an explicit allow rule.
+type fetcher struct {
+	srv *httptest.Server
+	svc *fetch.Service
+}
+
+func newFetcher(dir string, entries []entry) (*fetcher, error) {
+	types := map[string]string{}
+	for _, e := range entries {
+		types[e.name] = e.contentType
+	}
+	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		name := strings.TrimSuffix(strings.TrimPrefix(r.URL.Path, "/"), ".pdf")
+		ct, ok := types[name]
+		if !ok {
+			http.NotFound(w, r)
+			return
+		}
+		if ct == "-" {
+			w.Header()["Content-Type"] = nil
+		} else {
+			w.Header().Set("Content-Type", ct)
+		}
+		http.ServeFile(w, r, filepath.Join(dir, name+".pdf"))
+	}))
+	u, _ := url.Parse(srv.URL)
+	port, _ := strconv.Atoi(u.Port())
+	rule, err := egress.ParseRule("127.0.0.1")
+	if err != nil {
+		return nil, err
+	}
+	set := fetch.DefaultSettings()
+	set.MaxBytes = 10 << 20
+	set.Deadline = 30 * time.Second
+	set.Policy = egress.Policy{Allow: []egress.Rule{rule}, Ports: []int{port}}
+	roots := x509.NewCertPool()
+	roots.AddCert(srv.Certificate())
+	return &fetcher{srv: srv, svc: fetch.New(set, fetch.Deps{Roots: roots, UserAgent: "rypsok/score-pdf"})}, nil
+}
+
+func (f *fetcher) close() { f.srv.Close() }
+
+// read fetches one file, every part, and returns the parts' content.
+func (f *fetcher) read(name string) (string, error) {
+	var b strings.Builder
+	start := 0
+	for {
+		resp, terr := f.svc.Fetch(context.Background(), tool.FetchRequest{URL: f.srv.URL + "/" + name + ".pdf", MaxChars: 20000, StartChar: start})
+		if terr != nil {
+			return b.String(), fmt.Errorf("%s: %s", terr.Kind, terr.Message)
+		}
+		b.WriteString(resp.Content)
+		if !resp.Truncated || resp.NextStartChar == nil {
+			return b.String(), nil
+		}
+		start = *resp.NextStartChar
+	}
 }
 
 var (

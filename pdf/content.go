@@ -323,7 +323,9 @@ func (p *pageReader) show(s []byte) {
 		space := isBlank(text)
 		tx *= gs.th
 		trm := matrix{gs.size * gs.th, 0, 0, gs.size, 0, gs.rise}.mul(p.tm).mul(gs.ctm)
-		end := matrix{1, 0, 0, 1, tx, 0}.mul(p.tm).mul(gs.ctm)
+		// The glyph's box ends at its width; character and word spacing
+		// move the pen, not the glyph, so they show as gaps.
+		end := matrix{1, 0, 0, 1, w * gs.size * gs.th, 0}.mul(p.tm).mul(gs.ctm)
 		x0, y0 := trm[4], trm[5]
 		x1, y1 := end[4]+gs.rise*end[2], end[5]+gs.rise*end[3]
 		size := math.Hypot(trm[2], trm[3])

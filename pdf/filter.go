@@ -42,6 +42,19 @@ func (f *file) decodeOpt(s *stream, max int64, cut bool) ([]byte, error) {
 		}
 	}
 	filters, params := filterList(f, s.hdr)
+	if len(filters) == 0 {
+		// Unfiltered bytes are used where they are, never copied.
+		n := int64(len(raw))
+		if n > max && !cut {
+			return nil, limitErr("a stream decodes to more than the per-stream bound")
+		}
+		raw = raw[:min(n, max)]
+		f.decoded += int64(len(raw))
+		if f.decoded > f.lim.MaxDecodedBytes {
+			return nil, limitErr("the document decodes to more bytes than allowed")
+		}
+		return raw, nil
+	}
 	var r io.Reader = bytes.NewReader(raw)
 	for i, fl := range filters {
 		var p dict

@@ -19,8 +19,24 @@ type font struct {
 	missing   float64
 	dw        float64
 	cidW      map[int]float64
-	scale     float64     // glyph space to text space (0.001, or Type3's FontMatrix)
-	std       *[95]uint16 // a standard font's ASCII widths, when /Widths is absent
+	scale     float64           // glyph space to text space (0.001, or Type3's FontMatrix)
+	std       *[95]uint16       // a standard font's ASCII widths, when /Widths is absent
+	memo      map[uint32]string // ToUnicode texts already looked up
+}
+
+// uniText is the ToUnicode text of a code, looked up once per font.
+func (ft *font) uniText(code uint32) (string, bool) {
+	if t, ok := ft.memo[code]; ok {
+		return t, true
+	}
+	t, ok := ft.toUni.text(code)
+	if ok && len(ft.memo) < 1<<14 {
+		if ft.memo == nil {
+			ft.memo = map[uint32]string{}
+		}
+		ft.memo[code] = t
+	}
+	return t, ok
 }
 
 // standardWidths are the ASCII widths of a standard font named base.
@@ -318,7 +334,7 @@ func (ft *font) next(s []byte) (code uint32, n int, text string, w float64) {
 		c := s[0]
 		code, n = uint32(c), 1
 		if ft.toUni != nil {
-			if t, ok := ft.toUni.text(code); ok {
+			if t, ok := ft.uniText(code); ok {
 				text = t
 			} else {
 				text = ft.enc[c]
@@ -345,7 +361,7 @@ func (ft *font) next(s []byte) (code uint32, n int, text string, w float64) {
 	n = min(n, len(s))
 	code = codeOf(s[:n])
 	if ft.toUni != nil {
-		text, _ = ft.toUni.text(code)
+		text, _ = ft.uniText(code)
 	}
 	cid := int(code)
 	if ft.codes != nil {

@@ -2,8 +2,8 @@
 // manifest.tsv of ../shared/bench/pdf) with web_fetch end to end: each file
 // is served by a loopback server with its Content-Type from the manifest,
 // and fetched with max_chars at its ceiling, following next_start_char to
-// the end (with -direct, by the pdf package alone, in one reading). It
-// scores the text against the reference beside each file: word F1 of lower-cased \w+ tokens after compatibility
+// the end; and by the pdf package alone, in one reading (only that with
+// -direct). It scores the text against the reference beside each file: word F1 of lower-cased \w+ tokens after compatibility
 // decomposition with marks and format characters dropped, and the F1 of
 // 5-token shingles, which punishes a wrong reading order. It prints both
 // per file and their means, and the MB/s of the reading, end to end.
@@ -59,7 +59,7 @@ func main() {
 	dir := flag.String("dir", "../shared/bench/pdf", "the corpus directory")
 	only := flag.String("only", "", "score only these files (comma-separated names)")
 	out := flag.String("out", "", "write each extracted text to this directory")
-	direct := flag.Bool("direct", false, "read with the pdf package alone instead of web_fetch")
+	direct := flag.Bool("direct", false, "read with the pdf package alone, without web_fetch")
 	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the run to this file")
 	var vs vsFlag
 	flag.Var(&vs, "vs", "another extractor: name=command with {} for the file (repeatable)")
@@ -98,12 +98,14 @@ func main() {
 		os.Exit(1)
 	}
 	defer wf.close()
-	exts := []extractor{{"rypsok", func(path string, data []byte) (string, error) {
-		if *direct {
-			return readPDF(data)
-		}
+	exts := []extractor{{"web_fetch", func(path string, data []byte) (string, error) {
 		return wf.read(strings.TrimSuffix(filepath.Base(path), ".pdf"))
+	}}, {"pdf", func(_ string, data []byte) (string, error) {
+		return readPDF(data)
 	}}}
+	if *direct {
+		exts = exts[1:]
+	}
 	for _, v := range vs {
 		n, cmd, ok := strings.Cut(v, "=")
 		if !ok {
@@ -129,7 +131,7 @@ func main() {
 	total := make([]sums, len(exts))
 	fmt.Printf("%-28s", "file")
 	for _, x := range exts {
-		fmt.Printf(" %9s.w %9s.s", x.name, x.name)
+		fmt.Printf(" %11.11s %11.11s", x.name+".w", x.name+".s")
 	}
 	fmt.Println()
 	for _, e := range entries {

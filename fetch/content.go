@@ -20,6 +20,7 @@ const (
 	kindHTML
 	kindText
 	kindMarkdown
+	kindPDF
 )
 
 // String is the word of the fetched log event.
@@ -31,6 +32,8 @@ func (k mediaKind) String() string {
 		return "text"
 	case kindMarkdown:
 		return "markdown"
+	case kindPDF:
+		return "pdf"
 	}
 	return "unsupported"
 }
@@ -45,9 +48,13 @@ const sniffBytes = 1024
 
 // mediaTypeOf reads the Content-Type header (REQ-FETCH-008, REQ-PAGE-005):
 // the kind and the bare media type, lower-cased. Only a missing or empty
-// header lets the body decide, and then only between HTML and text.
+// header lets the body decide, between HTML and text, and a missing or
+// octet-stream header with a body starting %PDF- is a PDF (docs/pdf.md).
 func mediaTypeOf(contentType string, body []byte) (mediaKind, string) {
 	mt := bareMediaType(contentType)
+	if k, ok := pdfKind(mt, body); ok {
+		return k, mt
+	}
 	if mt == "" {
 		return sniff(body)
 	}

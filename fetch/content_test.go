@@ -26,7 +26,7 @@ func TestREQ_FETCH_008_MediaTypes(t *testing.T) {
 		{"markdown", "text/markdown", "# Title\n\nMarkdown *body*.", "", "# Title\n\nMarkdown *body*."},
 		{"x-markdown", "text/x-markdown", "Old Markdown type.", "", "Old Markdown type."},
 		{"malformed parameters", "text/html; charset", "<p>Malformed parameters with " + words + ".</p>", "", "Malformed parameters"},
-		{"pdf", "application/pdf", "%PDF-1.7 ...", "application/pdf", ""},
+		{"zip", "application/zip", "PK\x03\x04", "application/zip", ""},
 		{"png", "image/png", "\x89PNG\r\n\x1a\n", "image/png", ""},
 		{"json", "application/json", `{"a": 1}`, "application/json", ""},
 		{"octet-stream", "application/octet-stream", "<html><p>declared binary</p></html>", "application/octet-stream", ""},

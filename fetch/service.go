@@ -145,7 +145,7 @@ func (s *Service) Fetch(ctx context.Context, req tool.FetchRequest) (*tool.Fetch
 		return nil, tool.UnsupportedMediaType(mediaType)
 	}
 
-	pg, terr := s.extract(ctx, callCtx, got, kind)
+	pg, terr := s.extract(ctx, callCtx, got, kind, startChar+maxChars)
 	if terr != nil {
 		return nil, terr
 	}
@@ -316,7 +316,7 @@ func notices(masked int, pg page) []tool.Notice {
 // (REQ-PAGE-008). The wait for a permit and the work both end with the
 // call's LIM-F5 budget; work still running then finishes on its own, holding
 // its permit, and its result is dropped.
-func (s *Service) extract(ctx, callCtx context.Context, got *response, kind mediaKind) (page, *tool.Error) {
+func (s *Service) extract(ctx, callCtx context.Context, got *response, kind mediaKind, wantChars int) (page, *tool.Error) {
 	if !s.parsing.acquire(callCtx) {
 		return page{}, ended(ctx, tool.Busy())
 	}
@@ -338,13 +338,22 @@ func (s *Service) extract(ctx, callCtx context.Context, got *response, kind medi
 		// holds it, so its megabytes go back before the parse is over.
 		body := got.body
 		got.body = nil
-		pg, err := s.process(body, got.contentType, kind, got.hop.u, s.set.TitleMaxChars)
+		var pg page
+		var err error
+		if kind == kindPDF {
+			pg, err = processPDF(callCtx, body, wantChars, s.set.TitleMaxChars)
+		} else {
+			pg, err = s.process(body, got.contentType, kind, got.hop.u, s.set.TitleMaxChars)
+		}
 		done <- outcome{pg: pg, err: err}
 	}()
 	select {
 	case o := <-done:
 		if !o.panicked && errors.Is(o.err, errShownByScripts) {
 			return page{}, tool.ExtractionFailedScripts()
+		}
+		if terr := pdfError(o.err); !o.panicked && terr != nil {
+			return page{}, terr
 		}
 		if o.panicked || o.err != nil {
 			return page{}, tool.ExtractionFailed()

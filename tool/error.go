@@ -325,7 +325,7 @@ func UnsupportedMediaType(mediaType string) *Error {
 		mt = "unknown"
 	}
 	return newError(KindUnsupportedContent,
-		"this media type cannot be read; only HTML, XHTML, plain text and Markdown are; choose another page",
+		"this media type cannot be read; only HTML, XHTML, plain text, Markdown and PDF are; choose another page",
 		Detail{Reason: ReasonMediaType, MediaType: mt})
 }
 

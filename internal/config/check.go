@@ -38,6 +38,14 @@ const (
 	// per byte of page.
 	memParseFixedMiB      = 18
 	memParseTenthsPerByte = 34
+	// memPDFParseMiB is the least one parse may cost when the page is a PDF
+	// (docs/pdf.md): its text is decoded one stream at a time, up to the
+	// bound on one stream and on the characters of one page, however small
+	// the file. Measured with 1 MiB PDFs whose one page decodes to 7 MiB of
+	// text (scripts/measure-memory -pdf dense), GOMEMLIMIT=off: peaks of
+	// 64.0 to 89.7 MiB, at most 38.6 MiB a parse less the rest and the
+	// bodies.
+	memPDFParseMiB = 40
 	// memSessionKiB is one live session of the handshake-based revisions
 	// over HTTP (LIM-M4, the book's figure: the HTTP transport is not built
 	// yet, so it is not measured here).
@@ -67,7 +75,7 @@ func memoryEstimate(c *Config) memEstimate {
 	m := memEstimate{
 		base:   memBaseMiB,
 		bodies: float64(c.Fetch.FetchesInFlight) * page / mib,
-		parses: float64(c.Fetch.ParsingInFlight) * (page*memParseTenthsPerByte/10/mib + memParseFixedMiB),
+		parses: float64(c.Fetch.ParsingInFlight) * max(page*memParseTenthsPerByte/10/mib+memParseFixedMiB, memPDFParseMiB),
 	}
 	if c.HTTP.LegacyRevisions {
 		m.sessions = float64(c.HTTP.MaxSessions) * memSessionKiB / 1024

@@ -79,7 +79,7 @@ func run(bin string, out io.Writer) error {
 		return err
 	}
 	defer os.RemoveAll(dir)
-	site, err := standin.Start("127.0.0.1:0", dir, []net.IP{net.ParseIP("127.0.0.1")}, standin.Both(standin.Wiki(articles()), standin.APIs(codeItems())))
+	site, err := standin.Start("127.0.0.1:0", dir, []net.IP{net.ParseIP("127.0.0.1")}, withPDF(standin.Both(standin.Wiki(articles()), standin.APIs(codeItems()))))
 	if err != nil {
 		return err
 	}
@@ -147,15 +147,16 @@ base_url = "%[1]s"
 		args  map[string]any
 	}{
 		{"4. Read the first result (web_fetch: main content as Markdown; the hidden line and the chrome are left out)", map[string]any{"url": first}},
-		{"5. The cloud metadata address is refused before any request (denied, egress)", map[string]any{"url": "http://169.254.169.254/latest/meta-data/"}},
-		{"6. A page the site's robots.txt disallows (denied, robots_txt)", map[string]any{"url": site.URL + "/private/notes"}},
+		{"5. A PDF on the same site (web_fetch: its text as Markdown, title from the document)", map[string]any{"url": site.URL + demoPDFPath, "max_chars": 600}},
+		{"6. The cloud metadata address is refused before any request (denied, egress)", map[string]any{"url": "http://169.254.169.254/latest/meta-data/"}},
+		{"7. A page the site's robots.txt disallows (denied, robots_txt)", map[string]any{"url": site.URL + "/private/notes"}},
 	}
 	for _, s := range steps {
 		if _, err := c.tool(s.title, "web_fetch", s.args); err != nil {
 			return err
 		}
 	}
-	if _, err := c.tool("7. Engine health (engine_status)", "engine_status", map[string]any{}); err != nil {
+	if _, err := c.tool("8. Engine health (engine_status)", "engine_status", map[string]any{}); err != nil {
 		return err
 	}
 	if err := c.stop(); err != nil {
@@ -167,7 +168,7 @@ base_url = "%[1]s"
 			fmt.Fprintf(out, "  %s\n", l)
 		}
 	}
-	return rspStep(bin, 8, out) // rsp.go
+	return rspStep(bin, 9, out) // rsp.go
 }
 
 func firstResultURL(msg map[string]any) string {

@@ -5,7 +5,12 @@
 // the worst case `rypsok check` estimates for the same configuration, which
 // must stay above every measured peak.
 //
-// Usage: go run ./scripts/measure-memory [-bin bin/rypsok] [-page-mib 5] [-runs 5]
+// With -pdf pages the pages are PDFs of the same size, of uncompressed text
+// pages that hold more characters than the reader keeps (docs/pdf.md); with
+// -pdf dense each is one compressed page that decodes to 7 MiB of text,
+// the costliest PDF whatever the file's size.
+//
+// Usage: go run ./scripts/measure-memory [-bin bin/rypsok] [-page-mib 5] [-runs 5] [-pdf pages|dense]
 package main
 
 import (
@@ -31,8 +36,9 @@ func main() {
 	bin := flag.String("bin", "bin/rypsok", "the rypsok binary")
 	pageMiB := flag.Float64("page-mib", 5, "size of each page in MiB (fetch.max_bytes is set just above it)")
 	runs := flag.Int("runs", 5, "fresh processes to measure")
+	asPDF := flag.String("pdf", "", "serve PDFs instead of HTML pages: pages or dense")
 	flag.Parse()
-	if err := run(*bin, *pageMiB, *runs, os.Stdout); err != nil {
+	if err := run(*bin, *pageMiB, *runs, *asPDF, os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "measure-memory:", err)
 		os.Exit(1)
 	}
@@ -51,7 +57,7 @@ func statusKiB(pid int, field string) int {
 
 const meta = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}`
 
-func run(bin string, pageMiB float64, runs int, w io.Writer) error {
+func run(bin string, pageMiB float64, runs int, asPDF string, w io.Writer) error {
 	dir, err := os.MkdirTemp("", "rypsok-mem-")
 	if err != nil {
 		return err
@@ -63,7 +69,11 @@ func run(bin string, pageMiB float64, runs int, w io.Writer) error {
 	var bundle bytes.Buffer
 	for i := 1; i <= 4; i++ {
 		ip := fmt.Sprintf("127.0.0.%d", i)
-		s, err := standin.Start(ip+":0", dir, []net.IP{net.ParseIP(ip)}, standin.LargePage(pageBytes))
+		page := standin.LargePage(pageBytes)
+		if asPDF != "" {
+			page = largePDF(pageBytes, asPDF == "dense")
+		}
+		s, err := standin.Start(ip+":0", dir, []net.IP{net.ParseIP(ip)}, page)
 		if err != nil {
 			return err
 		}
@@ -96,7 +106,11 @@ categories = ["general"]
 	if est == nil {
 		return fmt.Errorf("no memory line in check's report")
 	}
-	fmt.Fprintf(w, "four %.1f MiB pages fetched at once from four loopback hosts, %d runs\n", pageMiB, runs)
+	kind := "pages"
+	if asPDF != "" {
+		kind = asPDF + " PDFs"
+	}
+	fmt.Fprintf(w, "four %.1f MiB %s fetched at once from four loopback hosts, %d runs\n", pageMiB, kind, runs)
 	fmt.Fprintf(w, "check: %s\n", est[0])
 
 	var peaks, idles []float64

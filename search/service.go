@@ -480,8 +480,10 @@ func (s *Service) ask(ctx, callCtx context.Context, p picked, req tool.SearchReq
 		}
 		key = cacheKey(caller, id, ereq)
 		if rs, ok := s.cache.get(key); ok {
+			s.log.DebugContext(ctx, "cache_lookup", "engine", id, "result", "hit")
 			return engineEnd{results: rs, fromCache: true}
 		}
+		s.log.DebugContext(ctx, "cache_lookup", "engine", id, "result", "miss")
 	}
 	responded, cancelled := false, false
 	var latency time.Duration

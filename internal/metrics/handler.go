@@ -3,6 +3,7 @@ package metrics
 import (
 	"context"
 	"log/slog"
+	"strings"
 
 	"rypsok/tool"
 )
@@ -168,8 +169,11 @@ func (m *Metrics) count(ctx context.Context, r slog.Record, pre []slog.Attr) {
 			m.fetchedBytes.add(e.bytes)
 		}
 	case "rsp_verdict":
-		if m.plugins[e.plugin] && isWord(e.hook) && isWord(e.verdict) {
-			m.pluginCalls.add(1, e.plugin, e.hook, e.verdict)
+		// The protocol's verdicts are upper case (ALLOW, REDACT...); labels
+		// are lower case like every other word.
+		v := strings.ToLower(e.verdict)
+		if m.plugins[e.plugin] && isWord(e.hook) && isWord(v) {
+			m.pluginCalls.add(1, e.plugin, e.hook, v)
 		}
 	case "rsp_plugin_failed", "rsp_handshake_failed":
 		if m.plugins[e.plugin] && isWord(e.failure) {

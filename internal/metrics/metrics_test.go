@@ -80,8 +80,8 @@ func logEvents(log *slog.Logger) {
 	log.DebugContext(ctx, "cache_lookup", "engine", "wikipedia", "result", "miss")
 	log.DebugContext(ctx, "cache_lookup", "engine", "wikipedia", "result", "hit")
 	log.InfoContext(ctx, "fetched", "host", "example.org", "status", 200, "bytes", 4096, "latency_ms", int64(30), "media", "html")
-	log.Info("rsp_verdict", "plugin", "pii", "hook", "on_retrieve", "verdict", "redact", "reason", "found an e-mail address")
-	log.Debug("rsp_verdict", "plugin", "pii", "hook", "on_retrieve", "verdict", "allow", "reason", "")
+	log.Info("rsp_verdict", "plugin", "pii", "hook", "on_retrieve", "verdict", "REDACT", "reason", "found an e-mail address")
+	log.Debug("rsp_verdict", "plugin", "pii", "hook", "on_retrieve", "verdict", "ALLOW", "reason", "")
 	log.Warn("rsp_plugin_failed", "plugin", "pii", "hook", "on_response", "failure", "timeout", "on_error", "allow")
 	log.LogAttrs(ctx, slog.LevelError, "panic", slog.String("tool", "web_fetch"))
 }

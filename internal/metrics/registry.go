@@ -17,7 +17,8 @@ type Settings struct {
 	Plugins []string // the RSP plugins' names
 	Callers []string // the HTTP callers' ids; "local" is always one
 
-	// Now is the clock; the start time is read from it once, in New.
+	// Now is the clock; the start time is read from it once, in New
+	// (nil: the start time is the zero time).
 	Now func() time.Time
 
 	// Probes read gauges at scrape time; a nil probe is not written.
@@ -70,12 +71,8 @@ type Metrics struct {
 // New returns the families of a process that starts now: every engine's
 // circuit is closed.
 func New(s Settings) *Metrics {
-	if s.Now == nil {
-		s.Now = time.Now
-	}
 	m := &Metrics{
 		set:     s,
-		start:   s.Now(),
 		tools:   newSet(s.Tools),
 		engines: newSet(s.Engines),
 		plugins: newSet(s.Plugins),
@@ -105,6 +102,9 @@ func New(s Settings) *Metrics {
 	m.pluginCalls = fam("rypsok_rsp_plugin_calls_total", "counter", "RSP plugin answers, by plugin, hook and verdict.", "plugin", "hook", "verdict")
 	m.pluginFailures = fam("rypsok_rsp_plugin_failures_total", "counter", "RSP plugin failures (handshake or call), by plugin and failure class.", "plugin", "class")
 	m.panics = fam("rypsok_panics_total", "counter", "Recovered panics, by where they happened (call, engine, extraction).", "where")
+	if s.Now != nil {
+		m.start = s.Now()
+	}
 	for _, e := range s.Engines {
 		m.circuits.set(circuitClosed, e)
 	}

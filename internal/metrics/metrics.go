@@ -16,7 +16,6 @@ package metrics
 
 import (
 	"sort"
-	"strings"
 	"sync"
 	"sync/atomic"
 )
@@ -60,20 +59,20 @@ type family struct {
 	boundsMs        []int64 // histogram bucket bounds, in milliseconds
 
 	mu      sync.RWMutex
-	series  map[string]*series
+	series  map[seriesKey]*series
 	dropped *atomic.Int64
 }
 
-func (f *family) key(values []string) string {
-	if len(values) == 1 {
-		return values[0]
-	}
-	return strings.Join(values, "\x00")
-}
+// maxLabels is the most labels a family has; a key of that many values
+// needs no allocation.
+const maxLabels = 3
+
+type seriesKey [maxLabels]string
 
 // get returns the series of values, creating it when the family has room.
 func (f *family) get(values ...string) *series {
-	k := f.key(values)
+	var k seriesKey
+	copy(k[:], values)
 	f.mu.RLock()
 	s := f.series[k]
 	f.mu.RUnlock()

@@ -268,3 +268,13 @@ func TestNamesFollowPrometheusConventions(t *testing.T) {
 		}
 	}
 }
+
+// A series key holds maxLabels values: no family may have more labels.
+func TestNoFamilyHasMoreLabelsThanAKeyHolds(t *testing.T) {
+	m, _, _ := newTest(t)
+	for _, f := range m.all {
+		if len(f.labels) > maxLabels {
+			t.Errorf("%s has %d labels, a key holds %d", f.name, len(f.labels), maxLabels)
+		}
+	}
+}

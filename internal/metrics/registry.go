@@ -79,7 +79,7 @@ func New(s Settings) *Metrics {
 		callers: newSet(append([]string{callerLocal}, s.Callers...)),
 	}
 	fam := func(name, typ, help string, labels ...string) *family {
-		f := &family{name: name, typ: typ, help: help, labels: labels, series: map[string]*series{}, dropped: &m.dropped}
+		f := &family{name: name, typ: typ, help: help, labels: labels, series: map[seriesKey]*series{}, dropped: &m.dropped}
 		m.all = append(m.all, f)
 		return f
 	}

@@ -246,3 +246,34 @@ func TestMetricNamesOfAnExpression(t *testing.T) {
 		t.Errorf("names %v", got)
 	}
 }
+
+// TestReadmeAlertRulesNameExportedMetrics: the example alert rules of the
+// README's Operating section name metrics rypsok exports, and there are
+// at least three.
+func TestReadmeAlertRulesNameExportedMetrics(t *testing.T) {
+	raw, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	exported := exportedNames(t)
+	rules := 0
+	for _, line := range strings.Split(string(raw), "\n") {
+		expr, ok := strings.CutPrefix(strings.TrimSpace(line), "expr: ")
+		if !ok {
+			continue
+		}
+		rules++
+		names := metricNames(expr)
+		if len(names) == 0 {
+			t.Errorf("README rule %q names no metric", expr)
+		}
+		for _, n := range names {
+			if exported[n] == "" {
+				t.Errorf("README rule %q names %s, which rypsok does not export", expr, n)
+			}
+		}
+	}
+	if rules < 3 {
+		t.Errorf("the README has %d example alert rules, want 3", rules)
+	}
+}

@@ -207,12 +207,17 @@ func (m *Metrics) countCall(e *event) {
 }
 
 func (m *Metrics) countEngine(e *event, result string) {
-	if !m.engines[e.engine] {
+	es, ok := m.byEngine[e.engine]
+	if !ok {
 		return
 	}
-	m.engineRequests.add(1, e.engine, result)
+	if result == "ok" && es.ok != nil {
+		es.ok.n.Add(1)
+	} else {
+		m.engineRequests.add(1, e.engine, result)
+	}
 	if e.hasLatency {
-		m.engineLatency.observeMs(e.latencyMs, e.engine)
+		m.engineLatency.observeIn(es.latency, e.latencyMs)
 	}
 }
 

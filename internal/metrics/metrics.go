@@ -109,7 +109,11 @@ func (f *family) set(n int64, values ...string) {
 }
 
 func (f *family) observeMs(ms int64, values ...string) {
-	s := f.get(values...)
+	f.observeIn(f.get(values...), ms)
+}
+
+// observeIn adds one observation to s, a series of f (nil: none).
+func (f *family) observeIn(s *series, ms int64) {
 	if s == nil {
 		return
 	}

@@ -64,8 +64,18 @@ type Metrics struct {
 	cacheLookups, fetchedBytes, fetchRefused *family
 	pluginCalls, pluginFailures, panics      *family
 
+	// byEngine holds each configured engine's busiest series, made in New
+	// and read without the families' locks (the map is never written
+	// after New).
+	byEngine map[string]engineSeries
+
 	// readiness (health.go)
 	bound, pluginsReady, draining atomic.Bool
+}
+
+// engineSeries are the series an answered engine request updates.
+type engineSeries struct {
+	ok, latency *series
 }
 
 // New returns the families of a process that starts now: every engine's
@@ -105,8 +115,10 @@ func New(s Settings) *Metrics {
 	if s.Now != nil {
 		m.start = s.Now()
 	}
+	m.byEngine = make(map[string]engineSeries, len(s.Engines))
 	for _, e := range s.Engines {
 		m.circuits.set(circuitClosed, e)
+		m.byEngine[e] = engineSeries{ok: m.engineRequests.get(e, "ok"), latency: m.engineLatency.get(e)}
 	}
 	for _, r := range []string{"hit", "miss"} {
 		m.cacheLookups.add(0, r)

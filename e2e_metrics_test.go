@@ -103,6 +103,22 @@ func metricsGet(addr, path string) (int, string) {
 	return resp.StatusCode, string(b)
 }
 
+// metricsAddress is the address of the metrics_listening line of a run in
+// network mode, which comes before listening.
+func metricsAddress(t *testing.T, run *httpRun) string {
+	t.Helper()
+	for _, l := range run.lines() {
+		var m map[string]any
+		if json.Unmarshal([]byte(l), &m) == nil && m["event"] == "metrics_listening" {
+			if a, ok := m["address"].(string); ok {
+				return a
+			}
+		}
+	}
+	t.Fatalf("no metrics_listening line:\n%s", run.stderr())
+	return ""
+}
+
 // closedPort is an address on loopback where nothing listens.
 func closedPort(t *testing.T) string {
 	t.Helper()
@@ -128,16 +144,7 @@ func TestREQ_OBS_008_ScrapeOfARunningBinary(t *testing.T) {
 	extra := "[engines.deadwiki]\ntype = \"wikipedia\"\ncategories = [\"general\"]\npreference = 2\nbase_url = \"https://" + closedPort(t) + "/w/api.php\"\n" +
 		"[limits]\nengine_status_per_minute = 1\n" + metricsTables
 	run := startHTTP(t, httpConfig(t, cfg, "", extra, "mimlys", "RYPSOK_TOKEN_MIMLYS"), s.CertFile, "RYPSOK_TOKEN_MIMLYS="+tok)
-	var maddr string
-	for _, l := range run.lines() {
-		var m map[string]any
-		if json.Unmarshal([]byte(l), &m) == nil && m["event"] == "metrics_listening" {
-			maddr, _ = m["address"].(string)
-		}
-	}
-	if maddr == "" {
-		t.Fatalf("no metrics_listening line:\n%s", run.stderr())
-	}
+	maddr := metricsAddress(t, run)
 	if code, body := metricsGet(maddr, "/readyz"); code != 200 {
 		t.Fatalf("/readyz of a bound, handshaken replica: %d %q", code, body)
 	}
@@ -235,13 +242,7 @@ func TestREQ_OPS_002_ReadyzTurns503BeforeTheListenerStopsAccepting(t *testing.T)
 	s, cfg := site(t, 3*time.Second)
 	tok := newToken(t)
 	run := startHTTP(t, httpConfig(t, cfg, "", metricsTables, "mimlys", "RYPSOK_TOKEN_MIMLYS"), s.CertFile, "RYPSOK_TOKEN_MIMLYS="+tok)
-	var maddr string
-	for _, l := range run.lines() {
-		var m map[string]any
-		if json.Unmarshal([]byte(l), &m) == nil && m["event"] == "metrics_listening" {
-			maddr, _ = m["address"].(string)
-		}
-	}
+	maddr := metricsAddress(t, run)
 	if code, _ := metricsGet(maddr, "/readyz"); code != 200 {
 		t.Fatalf("/readyz before SIGTERM: %d", code)
 	}

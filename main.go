@@ -249,7 +249,8 @@ func configFailure(inv invocation, stderr io.Writer, msgs []string) int {
 
 // serve builds the services and serves until the input ends or SIGTERM.
 func serve(inv invocation, cfg *config.Config, stdin io.Reader, stdout, stderr io.Writer, lookup func(string) (string, bool)) int {
-	log := slog.New(tool.NewLogHandler(stderr, cfg.LogLevel))
+	mx := newOpsMetrics(cfg) // serve_metrics.go; nil when off
+	log := slog.New(mx.handler(tool.NewLogHandler(stderr, cfg.LogLevel)))
 	getenv := func(k string) string { v, _ := lookup(k); return v }
 	// A broken trust configuration stops the process at start, once. The
 	// store itself is parsed, and the engines built, when the first tool
@@ -263,6 +264,12 @@ func serve(inv invocation, cfg *config.Config, stdin io.Reader, stdout, stderr i
 	limitMemory(cfg, lookup, log)
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
 	defer stop()
+	ctx, undrain := mx.drain(ctx) // /readyz turns 503 before serving stops
+	defer undrain()
+	if code := mx.listen(log); code != exitOK {
+		return code
+	}
+	defer mx.close()
 	ctx, failStop := context.WithCancel(ctx)
 	defer failStop()
 	cfg.RSP.LookupEnv = lookup
@@ -270,6 +277,7 @@ func serve(inv invocation, cfg *config.Config, stdin io.Reader, stdout, stderr i
 	if jerr != nil {
 		return exitConfig
 	}
+	mx.pluginsReady()
 	svc := newLazyServices(cfg, log, func() (*x509.CertPool, error) { return egress.LoadRoots(getenv) })
 	svc.stop = failStop
 	svc.judge = judge
@@ -284,6 +292,8 @@ func serve(inv invocation, cfg *config.Config, stdin io.Reader, stdout, stderr i
 			return code
 		}
 	}
+
+	mx.serving(svc, server, listener)
 
 	active := 0
 	for _, e := range cfg.Engines {
@@ -345,6 +355,7 @@ type lazyServices struct {
 	judge      tool.Judge // the RSP plugins (rsp_cmd.go newJudge); nil: none
 	once       sync.Once
 	failed     atomic.Bool
+	built      atomic.Bool // search and fetch are set
 	search     *search.Service
 	fetch      *fetch.Service
 }
@@ -388,6 +399,7 @@ func (l *lazyServices) build() bool {
 			return
 		}
 		l.fetch, l.search = f, s
+		l.built.Store(true)
 	})
 	return !l.failed.Load()
 }

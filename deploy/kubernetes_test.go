@@ -164,8 +164,12 @@ func TestKubernetesSecurity(t *testing.T) {
 	if s := getString(sc, "seccompProfile", "type"); s != "RuntimeDefault" && s != "" {
 		t.Errorf("container seccompProfile %q", s)
 	}
-	if get(c, "readinessProbe", "tcpSocket", "port") == nil {
-		t.Errorf("want a TCP readiness probe")
+	// The probes ask the metrics listener: /readyz (bound, plugins
+	// handshaken, not draining) and /healthz.
+	for probe, path := range map[string]string{"readinessProbe": "/readyz", "livenessProbe": "/healthz"} {
+		if getString(c, probe, "httpGet", "path") != path || getString(c, probe, "httpGet", "port") != "metrics" {
+			t.Errorf("%s: want httpGet %s on the port metrics, have %v", probe, path, get(c, probe))
+		}
 	}
 	args := getList(c, "args")
 	var argv []string

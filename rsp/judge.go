@@ -76,7 +76,10 @@ func (h *Host) judgeItem(ctx context.Context, ps []*plugin, hook string, it Item
 			return Result{Verdict: Block, BlockedBy: p.spec.Name, Failure: class}
 		}
 		answered := a.Verdict
-		if a.Verdict != Allow {
+		if a.Verdict == Allow {
+			// At debug: counted by the metrics, written only when asked for.
+			h.log.Debug("rsp_verdict", "plugin", p.spec.Name, "hook", hook, "verdict", string(a.Verdict))
+		} else {
 			h.log.Info("rsp_verdict", "plugin", p.spec.Name, "hook", hook, "verdict", string(a.Verdict), "reason", a.Reason)
 			if p.spec.OnMatch == OnMatchBlock {
 				a.Verdict = Block

@@ -526,8 +526,10 @@ func (s *Service) ask(ctx, callCtx context.Context, p picked, req tool.SearchReq
 		}
 		key = cacheKey(caller, id, ereq)
 		if rs, ok := s.cache.get(key); ok {
+			tool.LogEvent(ctx, s.log, slog.LevelDebug, "cache_lookup", slog.String("engine", id), slog.String("result", "hit"))
 			return engineEnd{results: rs, fromCache: true}
 		}
+		tool.LogEvent(ctx, s.log, slog.LevelDebug, "cache_lookup", slog.String("engine", id), slog.String("result", "miss"))
 	}
 	responded, cancelled := false, false
 	var latency time.Duration
@@ -638,6 +640,7 @@ func (s *Service) ask(ctx, callCtx context.Context, p picked, req tool.SearchReq
 	if key != "" {
 		s.cache.put(key, results)
 	}
-	s.log.DebugContext(ctx, "engine_answered", "engine", id, "count", len(results), "latency_ms", latency.Milliseconds())
+	tool.LogEvent(ctx, s.log, slog.LevelDebug, "engine_answered",
+		slog.String("engine", id), slog.Int("count", len(results)), slog.Int64("latency_ms", latency.Milliseconds()))
 	return engineEnd{results: results}
 }

@@ -159,6 +159,7 @@ func Report(c *Config) []string {
 	add("service: structured_content=%s shutdown_ms=%s user_agent_contact=%s", onOff(c.MCP.StructuredContent), ms(c.MCP.Shutdown), contact)
 	add("service.http: bind=%s callers=%d%s legacy_revisions=%s max_connections=%d max_request_bytes=%d idle_timeout_s=%d max_streams=%d request_timeout_s=%d max_sessions=%d",
 		h.Bind, len(h.Callers), callerIDs(h.Callers), onOff(h.LegacyRevisions), h.MaxConnections, h.MaxRequestBytes, h.IdleTimeoutS, h.MaxStreams, h.RequestTimeoutS, h.MaxSessions)
+	out = append(out, metricsLine(c))
 	add("fetch: ports=%s max_bytes=%d max_chars=%d (ceiling %d) deadline_ms=%s connect_timeout_ms=%s max_redirects=%d robots_txt=%s follow_cross_host_redirects=%s",
 		intsText(f.Policy.Ports), f.MaxBytes, f.MaxChars, f.MaxCharsCeiling, ms(f.Deadline), ms(f.ConnectTimeout), f.MaxRedirects, onOff(!f.IgnoreRobotsTxt), onOff(f.FollowCrossHostRedirects))
 	proxy := "none"

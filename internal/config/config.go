@@ -48,6 +48,8 @@ type Config struct {
 	Fetch  fetch.Settings
 	MCP    mcp.Settings
 	HTTP   HTTPSettings
+	// Metrics is [service.metrics] (metrics.go).
+	Metrics MetricsSettings
 
 	UserAgentContact string
 	Proxy            *url.URL // [egress] proxy; never printed
@@ -738,6 +740,7 @@ func (l *loader) loadService(s *section, c *Config) {
 	}
 	// request_timeout_s is read later; keep the section open for it.
 	l.pendingHTTP = h
+	l.loadMetrics(s.sub("metrics"), c)
 	s.done()
 }
 

@@ -111,6 +111,8 @@ func (s *Server) runCall(ctx context.Context, caller string, spec *toolSpec, raw
 			return
 		}
 		if ok, retryMs := s.limiter(caller, spec).admit(s.now()); !ok {
+			// Logged with the caller: whose limit it was is the point.
+			callCtx = tool.WithCall(context.Background(), tool.Call{RequestID: s.requestID(start), Caller: caller})
 			terr, adapter = tool.RateLimited(retryMs), true
 			return
 		}

@@ -77,6 +77,7 @@ const (
 	reasonUnauthorized       = "unauthorized"
 	reasonForbidden          = "sdk_forbidden"
 	reasonRequestTimeout     = "request_timeout"
+	reasonClientClosed       = "client_closed" // the client went away partway through its body
 	reasonBodyTooLarge       = "body_too_large"
 	reasonSessionLimit       = "session_limit"
 	reasonTooManyConnections = "too_many_connections"
@@ -349,6 +350,11 @@ func (l *Listener) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Connection", "close")
 		l.refuse(w, r, status, reasonRequestTimeout, true)
 		return
+	case statusClientClosed:
+		// Nobody reads this answer; the reason is what counts.
+		w.Header().Set("Connection", "close")
+		l.refuse(w, r, http.StatusBadRequest, reasonClientClosed, true)
+		return
 	case http.StatusBadRequest:
 		l.refuse(w, r, status, reasonBadRequest, false)
 		return
@@ -370,8 +376,16 @@ func (l *Listener) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	l.serveMessage(ctx, w, r, caller, m)
 }
 
+// statusClientClosed is readBody's word for a client that closed its
+// connection or stream partway through the body; it is never sent.
+const statusClientClosed = 499
+
 // readBody reads the body up to limit bytes: 413 above, 408 when LIM-H5
-// ends first, 400 when the body breaks off.
+// ends first, statusClientClosed when the client went away, 400 when the
+// body breaks off otherwise. A read that fails cancels the request's
+// context (net/http does so when the connection fails), so a cancelled
+// context alone is not a timeout: only a read deadline or LIM-H5's own
+// deadline, with the client still there, is.
 func readBody(ctx context.Context, r *http.Request, limit int) ([]byte, int) {
 	buf := make([]byte, 0, min(max(r.ContentLength, 512), int64(limit)+1))
 	lr := io.LimitReader(r.Body, int64(limit)+1)
@@ -388,8 +402,12 @@ func readBody(ctx context.Context, r *http.Request, limit int) ([]byte, int) {
 			return buf, 0
 		}
 		if err != nil {
-			if ctx.Err() != nil || isTimeout(err) {
+			gone := r.Context().Err() != nil
+			switch {
+			case isTimeout(err), !gone && ctx.Err() != nil:
 				return nil, http.StatusRequestTimeout
+			case gone:
+				return nil, statusClientClosed
 			}
 			return nil, http.StatusBadRequest
 		}

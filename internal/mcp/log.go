@@ -32,11 +32,17 @@ const (
 type refusalCounters struct {
 	mu sync.Mutex
 	n  map[string]map[string]int64
+	// observe, when set, sees every refusal as it is counted (the
+	// metrics listener); set before serving.
+	observe func(scope, reason string)
 }
 
 func (rc *refusalCounters) add(toolName, reason string) {
 	rc.mu.Lock()
 	defer rc.mu.Unlock()
+	if rc.observe != nil {
+		rc.observe(toolName, reason)
+	}
 	if rc.n == nil {
 		rc.n = make(map[string]map[string]int64)
 	}

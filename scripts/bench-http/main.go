@@ -9,7 +9,13 @@
 // header blocks).
 //
 // Usage: go run ./scripts/bench-http [-bin bin/rypsok] [-transport http|stdio]
-// [-conns 8] [-calls 5000] [-hostile=true]
+// [-conns 8] [-calls 5000] [-hostile=true] [-metrics off|on|both] [-rounds 3]
+//
+// -metrics on serves [service.metrics] beside the listener (scraped once a
+// second, as a Prometheus would, only faster); -metrics both alternates
+// off and on for -rounds rounds of the HTTP timed run alone (no hostile
+// run, no sessions) and prints the median throughput of each and their
+// ratio.
 //
 // The floors are scripts/http-floor (for -transport http) and
 // scripts/stdio-floor (for -transport stdio): -bin accepts either.
@@ -52,12 +58,17 @@ func main() {
 	calls := flag.Int("calls", 5000, "timed calls per connection (http) or in all (stdio)")
 	hostile := flag.Bool("hostile", true, "after the timed run, a hostile run and the RSS after it (http)")
 	sessions := flag.Int("sessions", 256, "handshake sessions to open after the hostile run, for the cost of one (http; 0: none)")
+	withMetrics := flag.String("metrics", "off", "off, on, or both (alternating rounds, http)")
+	rounds := flag.Int("rounds", 3, "rounds of each with -metrics both")
 	flag.Parse()
 	var err error
-	if *transport == "stdio" {
+	switch {
+	case *transport == "stdio":
 		err = benchStdio(*bin, *conns, *calls)
-	} else {
-		err = benchHTTP(*bin, *conns, *calls, *hostile, *sessions)
+	case *withMetrics == "both":
+		err = benchMetrics(*bin, *conns, *calls, *rounds)
+	default:
+		_, err = benchHTTP(*bin, *conns, *calls, *hostile, *sessions, *withMetrics == "on")
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "bench-http:", err)
@@ -92,17 +103,50 @@ func config(dir string, extra string) string {
 	return p
 }
 
-func benchHTTP(bin string, conns, calls int, hostile bool, sessions int) error {
+// benchMetrics alternates runs without and with the metrics listener and
+// prints the median calls per second of each and their ratio.
+func benchMetrics(bin string, conns, calls, rounds int) error {
+	var off, on []float64
+	for i := 0; i < rounds; i++ {
+		for _, m := range []bool{false, true} {
+			if i%2 == 1 {
+				m = !m // off first in even rounds, on first in odd ones
+			}
+			fmt.Printf("-- round %d, metrics %v\n", i+1, m)
+			rate, err := benchHTTP(bin, conns, calls, false, 0, m)
+			if err != nil {
+				return err
+			}
+			if m {
+				on = append(on, rate)
+			} else {
+				off = append(off, rate)
+			}
+		}
+	}
+	median := func(v []float64) float64 {
+		sort.Float64s(v)
+		return v[len(v)/2]
+	}
+	mOff, mOn := median(off), median(on)
+	fmt.Printf("engine_status calls per second, median of %d rounds: metrics off %.0f, on %.0f, on/off %.3f\n", rounds, mOff, mOn, mOn/mOff)
+	return nil
+}
+
+func benchHTTP(bin string, conns, calls int, hostile bool, sessions int, withMetrics bool) (float64, error) {
 	if warmup+calls > perMinute {
-		return fmt.Errorf("-calls above %d would reach the rate limit", perMinute-warmup)
+		return 0, fmt.Errorf("-calls above %d would reach the rate limit", perMinute-warmup)
 	}
 	dir, err := os.MkdirTemp("", "rypsok-bench-http-")
 	if err != nil {
-		return err
+		return 0, err
 	}
 	defer os.RemoveAll(dir)
 	var extra strings.Builder
 	extra.WriteString("[service.http]\nbind = \"127.0.0.1:0\"\nmax_sessions = 2048\n")
+	if withMetrics {
+		extra.WriteString("[service.metrics]\nbind = \"127.0.0.1:0\"\n")
+	}
 	env := []string{"PATH=" + os.Getenv("PATH")}
 	tokens := make([]string, conns)
 	for i := range tokens {
@@ -116,13 +160,14 @@ func benchHTTP(bin string, conns, calls int, hostile bool, sessions int) error {
 	cmd.Env = env
 	stderr, _ := cmd.StderrPipe()
 	if err := cmd.Start(); err != nil {
-		return err
+		return 0, err
 	}
 	defer func() {
 		cmd.Process.Signal(syscall.SIGTERM)
 		cmd.Wait()
 	}()
 	addr := make(chan string, 1)
+	metricsAddr := make(chan string, 1)
 	go func() {
 		sc := bufio.NewScanner(stderr)
 		for sc.Scan() {
@@ -130,13 +175,40 @@ func benchHTTP(bin string, conns, calls int, hostile bool, sessions int) error {
 			if json.Unmarshal(sc.Bytes(), &m) == nil && m["event"] == "listening" {
 				addr <- m["address"].(string)
 			}
+			if m["event"] == "metrics_listening" {
+				metricsAddr <- m["address"].(string)
+			}
 		}
 	}()
 	var a string
 	select {
 	case a = <-addr:
 	case <-time.After(10 * time.Second):
-		return fmt.Errorf("no listening line")
+		return 0, fmt.Errorf("no listening line")
+	}
+	if withMetrics {
+		select {
+		case m := <-metricsAddr:
+			// A scrape a second while the calls run.
+			stop := make(chan struct{})
+			defer close(stop)
+			go func() {
+				c := &http.Client{Timeout: 5 * time.Second}
+				for {
+					select {
+					case <-stop:
+						return
+					case <-time.After(time.Second):
+					}
+					if resp, err := c.Get("http://" + m + "/metrics"); err == nil {
+						io.Copy(io.Discard, resp.Body)
+						resp.Body.Close()
+					}
+				}
+			}()
+		case <-time.After(10 * time.Second):
+			return 0, fmt.Errorf("no metrics_listening line")
+		}
 	}
 	url := "http://" + a + "/mcp"
 	body := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"engine_status","arguments":{},` + meta + `}}`
@@ -168,7 +240,7 @@ func benchHTTP(bin string, conns, calls int, hostile bool, sessions int) error {
 	fmt.Printf("idle resident memory of the listener before any call: %.1f MiB\n", mib(statusKiB(cmd.Process.Pid, "VmRSS")))
 	// The first call builds the services (lazily); then the process idles.
 	if err := call(clients[0], tokens[0]); err != nil {
-		return err
+		return 0, err
 	}
 	time.Sleep(500 * time.Millisecond)
 	pid := cmd.Process.Pid
@@ -206,12 +278,13 @@ func benchHTTP(bin string, conns, calls int, hostile bool, sessions int) error {
 		return all, wall, nil
 	}
 	if _, _, err := timed(warmup - 1); err != nil {
-		return err
+		return 0, err
 	}
 	lat, wall, err := timed(calls)
 	if err != nil {
-		return err
+		return 0, err
 	}
+	rate := float64(len(lat)) / wall.Seconds()
 	report(fmt.Sprintf("engine_status over %d keep-alive HTTP/1.1 connections", conns), lat, wall)
 	fmt.Printf("resident memory after the timed run: %.1f MiB (peak %.1f MiB)\n", mib(statusKiB(pid, "VmRSS")), mib(statusKiB(pid, "VmHWM")))
 	if hostile {
@@ -220,7 +293,7 @@ func benchHTTP(bin string, conns, calls int, hostile bool, sessions int) error {
 		fmt.Printf("resident memory after the hostile run: %.1f MiB (peak %.1f MiB), %d descriptors open\n",
 			mib(statusKiB(pid, "VmRSS")), mib(statusKiB(pid, "VmHWM")), fds(pid))
 		if err := call(&http.Client{Timeout: 10 * time.Second}, tokens[1]); err != nil {
-			return fmt.Errorf("after the hostile run: %v", err)
+			return 0, fmt.Errorf("after the hostile run: %v", err)
 		}
 		fmt.Println("the listener still answers after the hostile run")
 	}
@@ -235,12 +308,12 @@ func benchHTTP(bin string, conns, calls int, hostile bool, sessions int) error {
 			req.Header.Set("Accept", "application/json, text/event-stream")
 			resp, err := c.Do(req)
 			if err != nil {
-				return err
+				return 0, err
 			}
 			io.Copy(io.Discard, resp.Body)
 			resp.Body.Close()
 			if resp.StatusCode != 200 || resp.Header.Get("Mcp-Session-Id") == "" {
-				return fmt.Errorf("initialize %d: status %d", i, resp.StatusCode)
+				return 0, fmt.Errorf("initialize %d: status %d", i, resp.StatusCode)
 			}
 		}
 		time.Sleep(500 * time.Millisecond)
@@ -248,7 +321,7 @@ func benchHTTP(bin string, conns, calls int, hostile bool, sessions int) error {
 		fmt.Printf("%d handshake sessions open: resident memory %.1f MiB, %.1f KiB per session\n",
 			sessions, mib(after), float64(after-before)/float64(sessions))
 	}
-	return nil
+	return rate, nil
 }
 
 func fds(pid int) int {

@@ -2,6 +2,8 @@ package search
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"net/http"
 	"net/url"
@@ -29,8 +31,10 @@ var openAlexProperties = Properties{
 
 const (
 	openAlexEndpoint = "https://api.openalex.org/works"
-	openAlexMaxRows  = 25
-	openAlexSelect   = "id,doi,title,display_name,publication_date,primary_location,abstract_inverted_index"
+	// openAlexSpacing is the provider's 100 requests a second per key.
+	openAlexSpacing = 10 * time.Millisecond
+	openAlexMaxRows = 25
+	openAlexSelect  = "id,doi,title,display_name,publication_date,primary_location,abstract_inverted_index"
 	// The bounds of rebuilding an abstract: the words read, the positions
 	// read in all, and the highest position kept.
 	openAlexMaxWords     = 2000
@@ -41,6 +45,7 @@ type openAlex struct {
 	endpoint *url.URL
 	client   *http.Client
 	key      secrets.Secret
+	gate     *providerGate
 	now      func() time.Time
 }
 
@@ -50,7 +55,12 @@ func newOpenAlex(cfg EngineConfig, s Settings, d Deps) (*openAlex, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &openAlex{endpoint: ep, client: c, key: cfg.Key, now: clockOf(d)}, nil
+	// OpenAlex counts per key: the engines of one key share the provider's
+	// 100 requests a second and the record's concurrency. The gate's name
+	// holds a digest of the key, never the key.
+	sum := sha256.Sum256([]byte(cfg.Key.Reveal()))
+	g := gateFor("openalex "+originOf(ep).String()+" "+hex.EncodeToString(sum[:8]), openAlexSpacing, openAlexProperties.MaxInFlight, clockOf(d))
+	return &openAlex{endpoint: ep, client: c, key: cfg.Key, gate: g, now: clockOf(d)}, nil
 }
 
 func (o *openAlex) Properties() Properties { return openAlexProperties }
@@ -72,6 +82,11 @@ func (o *openAlex) Search(ctx context.Context, req EngineRequest) ([]RawResult, 
 	q += "&api_key=" + url.QueryEscape(o.key.Reveal())
 	u := *o.endpoint
 	u.RawQuery = q
+	release, gerr := o.gate.enter(ctx)
+	if gerr != nil {
+		return nil, gerr
+	}
+	defer release()
 	status, h, body, ferr := get(ctx, o.client, u.String(), http.Header{"Accept": {"application/json"}}, openAlexProperties.ResponseBytes)
 	if ferr != nil {
 		return nil, ferr

@@ -891,3 +891,45 @@ func TestREQ_TEST_002_LongFieldsAreCutOnCharacters(t *testing.T) {
 		t.Fatalf("abstract of %d bytes, valid %v", len(s), utf8.ValidString(s))
 	}
 }
+
+// TestREQ_CMP_002_OneGatePerProviderIdentity: engines of one provider that
+// share an identity (arXiv: the process; Crossref: the contact; OpenAlex:
+// the key) share one gate; another key or another origin has its own.
+func TestREQ_CMP_002_OneGatePerProviderIdentity(t *testing.T) {
+	base, _ := url.Parse("https://gate-test.example")
+	other, _ := url.Parse("https://other-gate-test.example")
+	build := func(typ, key string, b *url.URL, ua string) *providerGate {
+		cfg := EngineConfig{ID: typ, Type: typ, BaseURL: b, Categories: []tool.Category{tool.CategoryScience}, Key: secrets.New(key)}
+		e, err := newDriver(cfg, DefaultSettings(), Deps{Roots: x509.NewCertPool(), UserAgent: ua})
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch d := e.(type) {
+		case *arxiv:
+			return d.gate
+		case *crossref:
+			return d.gate
+		case *openAlex:
+			return d.gate
+		}
+		t.Fatalf("%T", e)
+		return nil
+	}
+	if build("arxiv", "", base, testUA) != build("arxiv", "", base, "other") || build("arxiv", "", base, testUA) == build("arxiv", "", other, testUA) {
+		t.Error("arxiv: one gate per origin")
+	}
+	if build("crossref", "", base, testUA) != build("crossref", "", base, testUA) || build("crossref", "", base, testUA) == build("crossref", "", base, "rypsok/1 (+x; other@example.org)") {
+		t.Error("crossref: one gate per origin and contact")
+	}
+	if build("openalex", "key-one-0123456789", base, testUA) != build("openalex", "key-one-0123456789", base, testUA) ||
+		build("openalex", "key-one-0123456789", base, testUA) == build("openalex", "key-two-0123456789", base, testUA) {
+		t.Error("openalex: one gate per origin and key")
+	}
+	gatesMu.Lock()
+	defer gatesMu.Unlock()
+	for name := range gates {
+		if strings.Contains(name, "key-one") || strings.Contains(name, testOpenAlexKey) {
+			t.Fatalf("a gate is named with the key: %q", name)
+		}
+	}
+}

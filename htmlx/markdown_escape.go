@@ -54,10 +54,10 @@ func endsWithEntityName(b []byte) bool {
 	for steps := 0; len(b) > 0 && steps <= 2*maxEntityName; steps++ {
 		c := b[len(b)-1]
 		if c >= utf8.RuneSelf {
-			// a joiner or selector between goes when CleanContent
-			// finds nothing it joins
+			// an invisible character between goes when CleanContent
+			// removes it
 			r, size := utf8.DecodeLastRune(b)
-			if k := classOf(r); k != charJoiner && k != charSelector {
+			if k := classOf(r); k != charJoiner && k != charSelector && k != charRemove {
 				return false
 			}
 			b = b[:len(b)-size]

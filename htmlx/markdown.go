@@ -1280,8 +1280,8 @@ func escapeLineStart(line string) string {
 // escapeAt returns where a backslash keeps line from starting a Markdown
 // block, or -1.
 func escapeAt(line []byte) int {
-	// a joiner or selector before the start goes when CleanContent
-	// finds nothing it joins
+	// an invisible character before the start goes when CleanContent
+	// removes it
 	if skip := invisibleLead(line); skip > 0 {
 		if k := escapeAt(line[skip:]); k >= 0 {
 			return skip + k

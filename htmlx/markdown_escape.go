@@ -25,6 +25,11 @@ import "unicode/utf8"
 // ("*", "_") changes how text looks, not where it leads, and is left
 // alone so that prose stays readable. A code span unescapes its content
 // (closeCode): a code span shows what it holds as written.
+//
+// CleanContent runs after the writer: it removes invisible characters and
+// puts the text in normalization form C. The escaping reads past the
+// characters it may remove (a "!", an entity name, a line start), and
+// folds the two that form C makes ASCII punctuation of (foldToASCII).
 
 // appendText appends the ASCII byte c of page text to dst, with a
 // backslash before it when it could make Markdown structure.

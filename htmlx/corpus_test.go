@@ -306,6 +306,12 @@ func corpusWords(text string) map[string]int {
 func markdownVisibleText(md string) string {
 	var b strings.Builder
 	for i := 0; i < len(md); i++ {
+		if md[i] == '\\' && i+1 < len(md) && isMarkdownEscapable(md[i+1]) {
+			// an escaped character is text: "\](" ends no link
+			b.WriteByte(md[i+1])
+			i++
+			continue
+		}
 		if md[i] == ']' && strings.HasPrefix(md[i+1:], "(") {
 			b.WriteByte(' ')
 			i = skipLinkTarget(md, i+1) - 1

@@ -28,10 +28,11 @@ const (
 // Page is what extraction yields: the title (decoded, not yet cleaned), the
 // main content as Markdown, and whether a bound cut the document.
 //
-// Removed counts the control and invisible characters the writer left
-// out of the Markdown (REQ-SEC-015): it leaves them out where it meets
-// them, so that nothing they stand between comes together as Markdown
-// only when CleanContent, which counts the rest, would remove them.
+// Removed counts the C0 controls and DEL of the page's text that the
+// writer left out of the Markdown (REQ-SEC-015); CleanContent removes and
+// counts the other invisible characters. The writer escapes as if those
+// were gone already, so that nothing they stand between comes together as
+// Markdown when they are removed.
 type Page struct {
 	Title    string
 	Markdown string

@@ -66,7 +66,7 @@ type mdWriter struct {
 	seen       map[string]int32 // paragraphs written, for repeats: a text node of each
 	listKeys   map[int32]uint64 // the hashed text of lists (otherList)
 	lastText   int32            // the text node written last
-	removed    int              // control characters left out of text
+	removed    int              // C0 controls and DEL left out of text
 	dedupe     bool
 }
 
@@ -264,8 +264,8 @@ type frame struct {
 // content. Writing it here, rather than prepending it, spares a copy of a
 // page that can be megabytes.
 //
-// removed counts the control and invisible characters of the text written
-// that were left out (REQ-SEC-015).
+// removed counts the C0 controls and DEL of the text written that were
+// left out (REQ-SEC-015).
 func renderMarkdown(t *tree, stats []nodeStats, drop []bool, root int32, base *url.URL, title, head string) (md string, removed int) {
 	return renderMarkdownOpt(t, stats, drop, root, base, title, head, false)
 }
@@ -809,14 +809,6 @@ func (w *mdWriter) text(s string, flags uint16) {
 			i += size
 			continue
 		}
-		if classOf(r) == charRemove {
-			// invisible: left out here, so that nothing it stood
-			// between comes together only when CleanContent removes
-			// it, and counted (REQ-SEC-015)
-			w.removed++
-			i += size
-			continue
-		}
 		if w.boundary {
 			w.gluedWords(r)
 		}
@@ -1288,8 +1280,8 @@ func escapeLineStart(line string) string {
 // escapeAt returns where a backslash keeps line from starting a Markdown
 // block, or -1.
 func escapeAt(line []byte) int {
-	// a joiner or selector before the start goes when CleanContent
-	// finds nothing it joins
+	// an invisible character before the start goes when CleanContent
+	// removes it
 	if skip := invisibleLead(line); skip > 0 {
 		if k := escapeAt(line[skip:]); k >= 0 {
 			return skip + k

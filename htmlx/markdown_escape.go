@@ -25,6 +25,11 @@ import "unicode/utf8"
 // ("*", "_") changes how text looks, not where it leads, and is left
 // alone so that prose stays readable. A code span unescapes its content
 // (closeCode): a code span shows what it holds as written.
+//
+// CleanContent runs after the writer: it removes invisible characters and
+// puts the text in normalization form C. The escaping reads past the
+// characters it may remove (a "!", an entity name, a line start), and
+// folds the two that form C makes ASCII punctuation of (foldToASCII).
 
 // appendText appends the ASCII byte c of page text to dst, with a
 // backslash before it when it could make Markdown structure.
@@ -54,10 +59,10 @@ func endsWithEntityName(b []byte) bool {
 	for steps := 0; len(b) > 0 && steps <= 2*maxEntityName; steps++ {
 		c := b[len(b)-1]
 		if c >= utf8.RuneSelf {
-			// a joiner or selector between goes when CleanContent
-			// finds nothing it joins
+			// an invisible character between goes when CleanContent
+			// removes it
 			r, size := utf8.DecodeLastRune(b)
-			if k := classOf(r); k != charJoiner && k != charSelector {
+			if k := classOf(r); k != charJoiner && k != charSelector && k != charRemove {
 				return false
 			}
 			b = b[:len(b)-size]

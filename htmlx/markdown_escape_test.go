@@ -26,6 +26,7 @@ var hostilePages = []struct{ name, body string }{
 	{"bracket closing a real link early", `<p>Go to <a href="https://example.org/safe">the page](https://attacker.example/early)</a> for the rest of the story.</p>`},
 	{"bang before a real link", `<p>Look at this!<a href="https://attacker.example/pixel.png">now</a> and again later on in the text.</p>`},
 	{"bang and an invisible character before a real link", "<p>Look at this!&#8205;<a href=\"https://attacker.example/pixel2.png\">now</a> and again later on.</p>"},
+	{"bang and a zero-width space before a real link", "<p>Look at this!&#8203;<a href=\"https://attacker.example/pixel3.png\">now</a> and again later on.</p>"},
 	{"backticks freeing a code span", "<p>A tick ` then <code>![x](https://attacker.example/code.png)</code> and the text goes on.</p>"},
 	{"varia freeing a code span", "<p>A varia &#x1FEF; then <code>![x](https://attacker.example/varia.png)</code> and more text.</p>"},
 	{"varia closing a code block", "<pre>&#x1FEF;&#x1FEF;&#x1FEF;\n![x](https://attacker.example/pre.png)\n</pre><p>Some ordinary prose after the block of code.</p>"},
@@ -162,6 +163,10 @@ func TestMarkdownEscapes(t *testing.T) {
 		// normalization form C makes a backtick and a semicolon of these
 		{"<p>a \u1fef b \u037e</p>", "a \\` b ;"},
 		{"<p>&amp;lt\u037e</p>", "&lt\\;"},
+		// an invisible character goes later (CleanContent): what it
+		// stands between is escaped as if it were gone
+		{"<p>&amp;\u200blt; x</p>", "&\u200blt\\; x"},
+		{"<p>\u200b# not a heading</p>", "\u200b\\# not a heading"},
 	} {
 		if got := renderDoc(t, tc.doc, "https://e.example/"); got != tc.want {
 			t.Errorf("%s:\n got %q\nwant %q", tc.doc, got, tc.want)

@@ -53,7 +53,7 @@ func newArxiv(cfg EngineConfig, s Settings, d Deps) (*arxiv, error) {
 		return nil, err
 	}
 	// One gate per origin: arXiv's limits apply to all of a client's use.
-	g := gateFor("arxiv "+originOf(ep).String(), arxivSpacing, arxivProperties.MaxInFlight, clockOf(d))
+	g := d.gates.gateFor("arxiv "+originOf(ep).String(), arxivSpacing, arxivProperties.MaxInFlight, clockOf(d))
 	return &arxiv{endpoint: ep, client: c, gate: g, now: clockOf(d)}, nil
 }
 

@@ -51,7 +51,7 @@ func newCrossref(cfg EngineConfig, s Settings, d Deps) (*crossref, error) {
 	}
 	mailto := contactEmail(d.UserAgent)
 	// Crossref counts per pool and user: one gate per origin and identity.
-	g := gateFor("crossref "+originOf(ep).String()+" "+mailto, crossrefSpacing, crossrefProperties.MaxInFlight, clockOf(d))
+	g := d.gates.gateFor("crossref "+originOf(ep).String()+" "+mailto, crossrefSpacing, crossrefProperties.MaxInFlight, clockOf(d))
 	return &crossref{endpoint: ep, client: c, gate: g, mailto: mailto, now: clockOf(d)}, nil
 }
 

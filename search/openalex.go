@@ -59,7 +59,7 @@ func newOpenAlex(cfg EngineConfig, s Settings, d Deps) (*openAlex, error) {
 	// 100 requests a second and the record's concurrency. The gate's name
 	// holds a digest of the key, never the key.
 	sum := sha256.Sum256([]byte(cfg.Key.Reveal()))
-	g := gateFor("openalex "+originOf(ep).String()+" "+hex.EncodeToString(sum[:8]), openAlexSpacing, openAlexProperties.MaxInFlight, clockOf(d))
+	g := d.gates.gateFor("openalex "+originOf(ep).String()+" "+hex.EncodeToString(sum[:8]), openAlexSpacing, openAlexProperties.MaxInFlight, clockOf(d))
 	return &openAlex{endpoint: ep, client: c, key: cfg.Key, gate: g, now: clockOf(d)}, nil
 }
 

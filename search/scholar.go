@@ -57,24 +57,37 @@ type providerGate struct {
 	lastStart, lastEnd time.Time
 }
 
-var (
-	gatesMu sync.Mutex
-	gates   = map[string]*providerGate{}
-)
+// gateRegistry holds the gates of one search service, so that its engines
+// of one provider and identity share a gate while another service (a test,
+// an embedding host) keeps its own.
+type gateRegistry struct {
+	mu    sync.Mutex
+	gates map[string]*providerGate
+}
 
 // gateFor returns the gate of key (provider type, origin and identity),
-// creating it with the record's spacing and concurrency.
-func gateFor(key string, spacing time.Duration, slots int, now func() time.Time) *providerGate {
-	gatesMu.Lock()
-	defer gatesMu.Unlock()
-	if g, ok := gates[key]; ok {
-		return g
-	}
+// creating it with the record's spacing and concurrency. A nil registry (a
+// driver built alone) gives the driver a gate of its own.
+func (r *gateRegistry) gateFor(key string, spacing time.Duration, slots int, now func() time.Time) *providerGate {
 	if slots < 1 {
 		slots = 1
 	}
-	g := &providerGate{now: now, floor: spacing, slotsMax: slots, spacing: spacing, slots: slots}
-	gates[key] = g
+	newGate := func() *providerGate {
+		return &providerGate{now: now, floor: spacing, slotsMax: slots, spacing: spacing, slots: slots}
+	}
+	if r == nil {
+		return newGate()
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if g, ok := r.gates[key]; ok {
+		return g
+	}
+	if r.gates == nil {
+		r.gates = map[string]*providerGate{}
+	}
+	g := newGate()
+	r.gates[key] = g
 	return g
 }
 

@@ -561,7 +561,7 @@ func TestREQ_CMP_002_CrossrefFollowsItsAdvertisedLimits(t *testing.T) {
 		t.Fatalf("read %d %s %d", limit, interval, conc)
 	}
 	clock := newClock()
-	g := gateFor("test crossref "+t.Name(), time.Second, 3, clock.Now)
+	g := (*gateRegistry)(nil).gateFor("test crossref", time.Second, 3, clock.Now)
 	g.advertise(crossrefLimits(h))
 	if sp, n := g.limits(); sp != 4*time.Second || n != 1 {
 		t.Fatalf("after the headers: %s %d", sp, n)
@@ -582,7 +582,7 @@ func TestREQ_CMP_002_CrossrefFollowsItsAdvertisedLimits(t *testing.T) {
 	}
 	// The gate: the second request waits its turn when the wait fits the
 	// deadline, and is refused (rate_limited, nothing sent) otherwise.
-	g = gateFor("test crossref spacing "+t.Name(), 200*time.Millisecond, 1, time.Now)
+	g = (*gateRegistry)(nil).gateFor("test crossref spacing", 200*time.Millisecond, 1, time.Now)
 	release, err := g.enter(context.Background())
 	if err != nil {
 		t.Fatal(err)
@@ -898,9 +898,10 @@ func TestREQ_TEST_002_LongFieldsAreCutOnCharacters(t *testing.T) {
 func TestREQ_CMP_002_OneGatePerProviderIdentity(t *testing.T) {
 	base, _ := url.Parse("https://gate-test.example")
 	other, _ := url.Parse("https://other-gate-test.example")
+	gates := &gateRegistry{}
 	build := func(typ, key string, b *url.URL, ua string) *providerGate {
 		cfg := EngineConfig{ID: typ, Type: typ, BaseURL: b, Categories: []tool.Category{tool.CategoryScience}, Key: secrets.New(key)}
-		e, err := newDriver(cfg, DefaultSettings(), Deps{Roots: x509.NewCertPool(), UserAgent: ua})
+		e, err := newDriver(cfg, DefaultSettings(), Deps{Roots: x509.NewCertPool(), UserAgent: ua, gates: gates})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -925,9 +926,9 @@ func TestREQ_CMP_002_OneGatePerProviderIdentity(t *testing.T) {
 		build("openalex", "key-one-0123456789", base, testUA) == build("openalex", "key-two-0123456789", base, testUA) {
 		t.Error("openalex: one gate per origin and key")
 	}
-	gatesMu.Lock()
-	defer gatesMu.Unlock()
-	for name := range gates {
+	gates.mu.Lock()
+	defer gates.mu.Unlock()
+	for name := range gates.gates {
 		if strings.Contains(name, "key-one") || strings.Contains(name, testOpenAlexKey) {
 			t.Fatalf("a gate is named with the key: %q", name)
 		}

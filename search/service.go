@@ -43,6 +43,9 @@ type Service struct {
 // (DefaultSettings). An engine type with no driver is an error.
 func New(s Settings, d Deps) (*Service, error) {
 	s = s.withDefaults()
+	if d.gates == nil {
+		d.gates = &gateRegistry{}
+	}
 	engines := make([]Engine, len(s.Engines))
 	for i, cfg := range s.Engines {
 		if cfg.Disabled != "" {

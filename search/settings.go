@@ -166,4 +166,8 @@ type Deps struct {
 	// hook on_retrieve) after cleaning and bounding; nil: nothing is
 	// judged.
 	Judge tool.Judge
+
+	// gates are the provider-wide gates New shares among the engines it
+	// builds (gateRegistry).
+	gates *gateRegistry
 }

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -555,12 +556,11 @@ func TestREQ_CFG_004_SecretsByReference(t *testing.T) {
 
 func TestREQ_OPS_003_DefaultEngines(t *testing.T) {
 	c := mustLoad(t, "config_version = 1\n", nil)
-	// The zero-configuration set: every line of defaultEngineSet whose type
-	// the driver table has (arxiv and crossref join when their drivers do).
-	want := map[string]string{"brave": "general", "github": "code", "hackernews": "news", "stackexchange": "code", "wikipedia": "general,science"}
-	for _, typ := range []string{"arxiv", "crossref"} {
-		if _, ok := search.Driver(typ); ok {
-			want[typ] = "science"
+	// The zero-configuration set of the issue that added the API engines.
+	want := map[string]string{"arxiv": "science", "brave": "general", "crossref": "science", "github": "code", "hackernews": "news", "stackexchange": "code", "wikipedia": "general,science"}
+	for _, d := range defaultEngineSet {
+		if _, ok := search.Driver(d.typ); !ok {
+			t.Fatalf("default engine %s: the driver table has no type %s", d.id, d.typ)
 		}
 	}
 	if len(c.Engines) != len(want) {
@@ -579,10 +579,7 @@ func TestREQ_OPS_003_DefaultEngines(t *testing.T) {
 	}
 	// check says, per category, who learns a query: brave is inactive
 	// without its key, so general goes to wikipedia alone.
-	science := "wikipedia"
-	if _, ok := search.Driver("arxiv"); ok {
-		science = "arxiv,crossref,wikipedia"
-	}
+	science := "arxiv,crossref,wikipedia"
 	report := strings.Join(Report(c), "\n")
 	if want := "who learns a query: general -> wikipedia; news -> hackernews; science -> " + science + "; code -> github,stackexchange"; !strings.Contains(report, want) {
 		t.Fatalf("report lacks %q\n%s", want, report)
@@ -593,7 +590,7 @@ func TestREQ_OPS_003_DefaultEngines(t *testing.T) {
 		}
 	}
 	c = mustLoad(t, "config_version = 1\n", map[string]string{"BRAVE_API_KEY": "k-for-tests-0123456789abcdef"})
-	if !c.Engines[0].Active || c.Engines[0].ID != "brave" {
+	if i := slices.IndexFunc(c.Engines, func(e EngineReport) bool { return e.ID == "brave" }); i < 0 || !c.Engines[i].Active {
 		t.Fatalf("brave must be active with BRAVE_API_KEY")
 	}
 }

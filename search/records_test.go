@@ -151,7 +151,7 @@ func TestREQ_ENG_010_EachDriverEqualsItsRecord(t *testing.T) {
 			}
 		}
 	}
-	for _, typ := range []string{"searxng", "stackexchange", "github", "hackernews"} {
+	for _, typ := range []string{"searxng", "stackexchange", "github", "arxiv", "crossref", "openalex", "hackernews"} {
 		if !have[typ] {
 			t.Errorf("no admission record docs/engines/%s.md in the form this test reads", typ)
 		}

@@ -33,7 +33,7 @@ func TestTroubleshootingAtStartup(t *testing.T) {
 		{"inline key", "config_version = 1\n[engines.brave]\ntype = \"brave\"\ncategories = [\"general\"]\napi_key = \"BSAsecretvalue123\"\n", nil,
 			"engines.brave.api_key: give the secret by api_key_env or api_key_file", "BSAsecretvalue123"},
 		{"no such driver", "config_version = 1\n[engines.x]\ntype = \"google\"\ncategories = [\"general\"]\n", nil,
-			"engines.x.type: no such driver; use one of wikipedia, brave, duckduckgo, arxiv, crossref, openalex", "google"},
+			"engines.x.type: no such driver; use one of wikipedia, brave, duckduckgo, searxng, stackexchange, github, arxiv, crossref, openalex, hackernews", "google"},
 		{"scraping", "config_version = 1\n[engines.ddg]\ntype = \"duckduckgo\"\ncategories = [\"general\"]\n", nil,
 			`engines.ddg: type "duckduckgo" scrapes a human-facing interface; it runs only with [scraping] enabled = true, at the operator's risk under the provider's terms`, ""},
 		{"bind needs callers", "config_version = 1\n[service.http]\nbind = \"192.0.2.10:8737\"\n", nil,

@@ -625,9 +625,7 @@ func (x *extractor) textOf(i int32) string {
 			stack = append(stack, c)
 		}
 	}
-	// HTML white space only: a vertical tab is a control, which the
-	// cleaning removes and counts (REQ-SEC-015)
-	return strings.Join(strings.FieldsFunc(b.String(), isHTMLSpace), " ")
+	return joinFields(b.String())
 }
 
 // matchKey lower-cases text and keeps its letters and digits, for

@@ -356,9 +356,7 @@ func headingLevel(a atom.Atom) int {
 // unless that is a file name, the page title, a logo's (logoAlt) or a
 // repeat of an earlier image's.
 func (w *mdWriter) altText(alt string) string {
-	// split at HTML white space only: a vertical tab is a control, which
-	// text leaves out and counts
-	alt = strings.Join(strings.FieldsFunc(alt, isHTMLSpace), " ")
+	alt = joinFields(alt)
 	if alt == "" || looksLikeFileName(alt) || strings.EqualFold(alt, w.title) || logoAlt(alt) {
 		return ""
 	}
@@ -380,8 +378,14 @@ func (w *mdWriter) altText(alt string) string {
 	return alt
 }
 
-func isHTMLSpace(r rune) bool {
-	return r == ' ' || r == '\t' || r == '\n' || r == '\r' || r == '\f'
+// joinFields collapses the white space of s to single spaces, as
+// strings.Fields and strings.Join do, but for the vertical tab: a control,
+// which the writer and the cleaning remove and count (REQ-SEC-015).
+func joinFields(s string) string {
+	if strings.IndexByte(s, '\v') < 0 {
+		return strings.Join(strings.Fields(s), " ")
+	}
+	return strings.Join(strings.FieldsFunc(s, func(r rune) bool { return r != '\v' && unicode.IsSpace(r) }), " ")
 }
 
 // inPageLink reports an image inside a link to another page.

@@ -572,7 +572,7 @@ func TestRSP_HostResultsAsVerdicts(t *testing.T) {
 		t.Fatalf("%+v", v)
 	}
 	// No plugin configured: no judge at all, so search and fetch spawn nothing.
-	if j, err := newJudge(t.Context(), &config.Config{}, nil); j != nil || err != nil {
+	if j, err := newJudge(t.Context(), &config.Config{}, nil, nil); j != nil || err != nil {
 		t.Fatalf("%v %v", j, err)
 	}
 }

@@ -272,8 +272,7 @@ func serve(inv invocation, cfg *config.Config, stdin io.Reader, stdout, stderr i
 	defer mx.close()
 	ctx, failStop := context.WithCancel(ctx)
 	defer failStop()
-	cfg.RSP.LookupEnv = lookup
-	judge, jerr := newJudge(ctx, cfg, log) // rsp_cmd.go: the RSP plugins' handshake
+	judge, jerr := newJudge(ctx, cfg, log, lookup) // rsp_cmd.go: the RSP plugins' handshake
 	if jerr != nil {
 		return exitConfig
 	}

@@ -228,12 +228,7 @@ func rspHost(ctx context.Context, cfg *config.Config, hooks []string, log *slog.
 func newHost(ctx context.Context, cfg *config.Config, hooks []string, log *slog.Logger, lookup func(string) (string, bool)) (*rsp.Host, error) {
 	s := cfg.RSP
 	s.Hooks = hooks
-	s.HostVersion = version
-	if lookup != nil {
-		s.LookupEnv = lookup
-	}
-	s.Logger = log
-	return rsp.New(ctx, s)
+	return rsp.New(ctx, s, rsp.Deps{HostVersion: version, LookupEnv: lookup, Logger: log})
 }
 
 // handshakeMessage names the plugin (with its key) and the failure class
@@ -286,13 +281,13 @@ func checkPlugins(cfg *config.Config, stderr io.Writer, lookup func(string) (str
 // and returns the judge search and fetch call: nil when no plugin is
 // configured. A failed handshake is logged as startup_failed naming the
 // plugin and the failure class, and returned: serve then exits 1. The
-// plugins' environment is read through cfg.RSP.LookupEnv (nil: the
+// plugins' environment is read through lookup (nil: the
 // process environment).
-func newJudge(ctx context.Context, cfg *config.Config, log *slog.Logger) (tool.Judge, error) {
+func newJudge(ctx context.Context, cfg *config.Config, log *slog.Logger, lookup func(string) (string, bool)) (tool.Judge, error) {
 	if len(cfg.RSP.Plugins) == 0 {
 		return nil, nil
 	}
-	h, err := newHost(ctx, cfg, nil, log, cfg.RSP.LookupEnv)
+	h, err := newHost(ctx, cfg, nil, log, lookup)
 	if err != nil {
 		attrs := []any{"reason", handshakeMessage(cfg, err)}
 		var he *rsp.HandshakeError

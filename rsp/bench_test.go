@@ -38,7 +38,7 @@ func BenchmarkSpawn_TrueFloor(b *testing.B) {
 func benchHost(b *testing.B) *Host {
 	s := DefaultSettings()
 	s.Plugins = []PluginSpec{{Name: "p", Command: chaos("-det", "find", "never-present")}}
-	h, err := New(context.Background(), s)
+	h, err := New(context.Background(), s, Deps{})
 	if err != nil {
 		b.Fatal(err)
 	}

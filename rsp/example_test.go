@@ -10,7 +10,7 @@ import (
 // A host without plugins judges nothing and spawns nothing: every item
 // comes back ALLOW, unchanged.
 func ExampleHost_Judge() {
-	h, err := rsp.New(context.Background(), rsp.DefaultSettings())
+	h, err := rsp.New(context.Background(), rsp.DefaultSettings(), rsp.Deps{})
 	if err != nil {
 		panic(err)
 	}

@@ -101,7 +101,7 @@ func runFixture(t *testing.T, fx fixture) {
 		s.Plugins = append(s.Plugins, PluginSpec{Name: p.Name, Command: chaos(args...), OnError: p.OnError, OnMatch: p.OnMatch,
 			Timeout: time.Duration(p.TimeoutMS) * time.Millisecond})
 	}
-	h, err := New(context.Background(), s)
+	h, err := New(context.Background(), s, Deps{})
 	if err != nil {
 		t.Fatal(err)
 	}

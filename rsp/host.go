@@ -109,6 +109,7 @@ type PluginInfo struct {
 // Host runs the configured plugins. It is safe for concurrent use.
 type Host struct {
 	s       Settings
+	d       Deps
 	plugins []*plugin
 	sem     chan struct{}
 	cache   *verdictCache
@@ -129,10 +130,10 @@ type plugin struct {
 	warned atomic.Bool
 }
 
-// New validates s and handshakes each plugin once, in order. It returns
-// a *HandshakeError for the first plugin that fails, or the validation
-// error.
-func New(ctx context.Context, s Settings) (*Host, error) {
+// New validates s and handshakes each plugin once, in order, with the
+// program's dependencies d. It returns a *HandshakeError for the first
+// plugin that fails, or the validation error.
+func New(ctx context.Context, s Settings, d Deps) (*Host, error) {
 	if err := s.Validate(); err != nil {
 		return nil, err
 	}
@@ -154,12 +155,12 @@ func New(ctx context.Context, s Settings) (*Host, error) {
 		p := &s.Plugins[i]
 		p.Command, p.Hooks, p.Tools, p.EnvPass = slices.Clone(p.Command), slices.Clone(p.Hooks), slices.Clone(p.Tools), slices.Clone(p.EnvPass)
 	}
-	h := &Host{s: s, sem: make(chan struct{}, s.MaxProcesses), cache: newVerdictCache(s.CacheEntries), log: s.Logger}
+	h := &Host{s: s, d: d, sem: make(chan struct{}, s.MaxProcesses), cache: newVerdictCache(s.CacheEntries), log: d.Logger}
 	if h.log == nil {
 		h.log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
 	for i, spec := range s.Plugins {
-		p := &plugin{index: i, spec: spec, env: environ(s.LookupEnv, spec.EnvPass), timeout: spec.Timeout}
+		p := &plugin{index: i, spec: spec, env: environ(d.LookupEnv, spec.EnvPass), timeout: spec.Timeout}
 		if p.timeout == 0 {
 			p.timeout = DefaultTimeout
 		}
@@ -173,7 +174,7 @@ func New(ctx context.Context, s Settings) (*Host, error) {
 }
 
 func (h *Host) handshake(ctx context.Context, p *plugin) *HandshakeError {
-	req := marshal(h.handshakeRequest("rypsok", h.s.HostVersion, h.s.Hooks))
+	req := marshal(h.handshakeRequest("rypsok", h.d.HostVersion, h.s.Hooks))
 	o := h.spawn(ctx, p, req, nil)
 	if o.class != "" {
 		return &HandshakeError{Plugin: p.spec.Name, Cause: o.class}

@@ -23,9 +23,9 @@ func TestProcess_CleanEnvironmentIsPathAndEnvPassOnly(t *testing.T) {
 	rec := recordFile(t)
 	env := map[string]string{"PATH": "/usr/bin:/bin", "RSP_PASSED": "yes", "HOME": "/root", "SECRET_TOKEN": "s3"}
 	s := DefaultSettings()
-	s.LookupEnv = func(k string) (string, bool) { v, ok := env[k]; return v, ok }
+	d := Deps{LookupEnv: func(k string) (string, bool) { v, ok := env[k]; return v, ok }}
 	s.Plugins = []PluginSpec{{Name: "p", Command: chaos("-record", rec, "allow"), EnvPass: []string{"RSP_PASSED", "NOT_SET"}}}
-	h, err := New(context.Background(), s)
+	h, err := New(context.Background(), s, d)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,13 +66,12 @@ func TestProcess_StdinCarriesOneCallObjectThenEOF(t *testing.T) {
 func TestHandshake_RequestNamesHostAndHooks(t *testing.T) {
 	rec := recordFile(t)
 	s := DefaultSettings()
-	s.HostVersion = "9.9.9"
 	s.Plugins = []PluginSpec{{Name: "p", Command: chaos("-record", rec, "allow")}}
-	if _, err := New(context.Background(), s); err != nil {
+	if _, err := New(context.Background(), s, Deps{HostVersion: "9.9.9"}); err != nil {
 		t.Fatal(err)
 	}
 	f, _ := os.ReadFile(rec)
-	for _, want := range []string{`"type":"handshake"`, `"rsp_version":"0.1"`, `"name":"rypsok"`, `"version":"9.9.9"`, `"hooks":["on_retrieve","on_response"]`} {
+	for _, want := range []string{`"type":"handshake"`, `"rsp_version":"0.1"`, `"name":"rypsok"`, `"version":"9.9.9"`, `"hooks":["on_retrieve","on_response"]`, `"hook":"handshake"`, `"limits":{"inline_max_bytes":1048576,"max_answer_bytes":1048576}`} {
 		if !strings.Contains(string(f), want) {
 			t.Errorf("handshake request lacks %s: %s", want, f)
 		}
@@ -97,7 +96,7 @@ func TestHandshake_FailuresNameThePluginAndClass(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			s := DefaultSettings()
 			s.Plugins = []PluginSpec{{Name: "ok", Command: chaos("allow")}, {Name: "bad", Command: tc.command, Timeout: tc.timeout}}
-			_, err := New(context.Background(), s)
+			_, err := New(context.Background(), s, Deps{})
 			var he *HandshakeError
 			if !errors.As(err, &he) || he.Plugin != "bad" || he.Cause != tc.cause || he.Class() != FailHandshake {
 				t.Fatalf("error %v, want handshake failure of plugin bad, cause %s", err, tc.cause)
@@ -114,7 +113,7 @@ func TestHandshake_ConfiguredHookNotDeclaredIsRefused(t *testing.T) {
 	s := DefaultSettings()
 	s.Plugins = []PluginSpec{{Name: "p", Command: chaos("-hooks", "on_chunk", "allow"), Hooks: []string{HookRetrieve}}}
 	var he *HandshakeError
-	if _, err := New(context.Background(), s); !errors.As(err, &he) {
+	if _, err := New(context.Background(), s, Deps{}); !errors.As(err, &he) {
 		t.Fatalf("error %v", err)
 	}
 }
@@ -124,7 +123,7 @@ func TestQ5_PluginIsCalledOnlyOnDeclaredHooks(t *testing.T) {
 	s := DefaultSettings()
 	s.Hooks = []string{HookChunk, HookRetrieve, HookResponse}
 	s.Plugins = []PluginSpec{{Name: "p", Command: chaos("-hooks", "on_chunk", "-record", rec, "block")}}
-	h, err := New(context.Background(), s)
+	h, err := New(context.Background(), s, Deps{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -141,7 +140,7 @@ func TestQ5_PluginIsCalledOnlyOnDeclaredHooks(t *testing.T) {
 	}
 	// A hook the host never calls is not in the plugin's hooks, and check warns.
 	s.Hooks = nil
-	h, err = New(context.Background(), s)
+	h, err = New(context.Background(), s, Deps{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -307,7 +306,7 @@ func TestProcess_StdoutBeyondMaxAnswerBytesIsOversize(t *testing.T) {
 	s.MaxAnswerBytes = 10
 	s.Plugins = []PluginSpec{{Name: "p", Command: chaos("-name", "n", "flag", "high")}}
 	// The handshake answer is over 10 bytes too: it fails as oversize.
-	_, err := New(context.Background(), s)
+	_, err := New(context.Background(), s, Deps{})
 	var he *HandshakeError
 	if !errors.As(err, &he) || he.Cause != FailOversize {
 		t.Fatalf("%v", err)
@@ -361,7 +360,7 @@ func TestContentByReference_ZeroHostCapIsAlwaysByReference(t *testing.T) {
 	s := DefaultSettings()
 	s.InlineMaxBytes = 0
 	s.Plugins = []PluginSpec{{Name: "p", Command: chaos("-record", rec, "allow")}}
-	h, err := New(context.Background(), s)
+	h, err := New(context.Background(), s, Deps{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -377,7 +376,7 @@ func TestMaxProcesses_NoSpawnWhileTheLimitIsTaken(t *testing.T) {
 	s := DefaultSettings()
 	s.MaxProcesses = 2
 	s.Plugins = []PluginSpec{{Name: "p", Command: chaos("allow"), Timeout: 100 * time.Millisecond}}
-	h, err := New(context.Background(), s)
+	h, err := New(context.Background(), s, Deps{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -452,7 +451,7 @@ func TestMaxProcesses_WaitingForASlotDoesNotSpendThePluginTimeout(t *testing.T) 
 	// Eight calls of 200 ms one after another take longer than the 1 s
 	// timeout of each: the timeout must run from spawn, not from the queue.
 	s.Plugins = []PluginSpec{{Name: "p", Command: chaos("slow", "200"), Timeout: time.Second}}
-	h, err := New(context.Background(), s)
+	h, err := New(context.Background(), s, Deps{})
 	if err != nil {
 		t.Fatal(err)
 	}

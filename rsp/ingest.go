@@ -21,6 +21,7 @@ const IngestMaxFileBytes = 16 << 20
 // survived (written with --out), redacted ones included.
 type IngestSummary struct {
 	Files, Chunks, Indexed, Redacted, Blocked    int
+	Flagged                                      int // flagged and neither redacted nor blocked
 	SkippedBinary, SkippedOversize, SkippedOther int
 }
 
@@ -34,8 +35,18 @@ type ingestRecord struct {
 }
 
 type ingestMeta struct {
-	Plugins []string `json:"plugins"`
-	Types   []string `json:"types"`
+	Plugins  []string `json:"plugins"`
+	Types    []string `json:"types"`
+	Severity Severity `json:"severity,omitempty"`
+}
+
+// severity is the highest severity of r's redactions and flags.
+func severity(r Result) Severity {
+	s := r.FlagSeverity
+	for _, red := range r.Redactions {
+		s = maxSeverity(s, red.Severity)
+	}
+	return s
 }
 
 // Ingest is `rypsok rsp ingest PATH…`: it walks the files under each path
@@ -113,9 +124,16 @@ func Ingest(ctx context.Context, h *Host, paths []string, report, out io.Writer)
 				if _, err := fmt.Fprintf(report, "REDACT  %s  %s\n", strings.Join(r.Types, ","), where); err != nil {
 					return err
 				}
+			case Flag:
+				sum.Flagged++
+			}
+			if len(r.Flagged) > 0 {
+				if _, err := fmt.Fprintf(report, "FLAG  %s plugin=%s  %s\n", orNone(r.FlagSeverity), strings.Join(r.Flagged, ","), where); err != nil {
+					return err
+				}
 			}
 			sum.Indexed++
-			meta := ingestMeta{Plugins: append(append([]string{}, r.RedactedBy...), r.Flagged...), Types: append([]string{}, r.Types...)}
+			meta := ingestMeta{Plugins: append(append([]string{}, r.RedactedBy...), r.Flagged...), Types: append([]string{}, r.Types...), Severity: severity(r)}
 			if err := enc.Encode(ingestRecord{Source: path, Line: chunks[i].line, ChunkIndex: i, Content: r.Content, RSP: meta}); err != nil {
 				return err
 			}
@@ -167,10 +185,17 @@ type textChunk struct {
 	line int
 }
 
+// maxWordBytes bounds how far a chunk grows past the limit to keep a word
+// whole: a word longer than this is cut at the limit.
+const maxWordBytes = 64 << 10
+
 // chunk splits text into contiguous chunks of at most limit bytes: a cut
 // goes at the last paragraph start (a line after a blank line) that
-// fits, else at the last line start, else at the last character boundary.
-// The chunks concatenate to text.
+// fits, else at the last line start, else after the last space or tab.
+// A cut never falls inside a word: when the limit holds no space, the
+// chunk grows to the end of its word (up to maxWordBytes past the limit,
+// beyond which it is cut at a character boundary). The chunks
+// concatenate to text.
 func chunk(text string, limit int) []textChunk {
 	var out []textChunk
 	line := 1
@@ -186,11 +211,15 @@ func chunk(text string, limit int) []textChunk {
 	return out
 }
 
-// cutPoint chooses where the chunk starting at pos ends, at most at max.
+// cutPoint chooses where the chunk starting at pos ends, at most at max
+// unless a word crosses max.
 func cutPoint(text string, pos, max int) int {
 	window := text[pos:max]
-	para, lineStart := -1, -1
-	for i := len(window) - 1; i > 0; i-- {
+	para, lineStart, space := -1, -1, -1
+	for i := len(window); i > 0; i-- {
+		if space < 0 && (window[i-1] == ' ' || window[i-1] == '\t') {
+			space = i
+		}
 		if window[i-1] != '\n' {
 			continue
 		}
@@ -208,6 +237,18 @@ func cutPoint(text string, pos, max int) int {
 		return pos + para
 	case lineStart > 0:
 		return pos + lineStart
+	case space > 0:
+		return pos + space
+	}
+	// No space in the window: the chunk ends after the word that crosses
+	// max, when that word ends within maxWordBytes.
+	for i := max; i < len(text) && i < max+maxWordBytes; i++ {
+		if c := text[i]; c == ' ' || c == '\t' || c == '\n' {
+			return i // the next chunk starts with the space
+		}
+	}
+	if max+maxWordBytes >= len(text) {
+		return len(text)
 	}
 	end := max
 	for end > pos+1 && !utf8.RuneStart(text[end]) {
@@ -217,4 +258,12 @@ func cutPoint(text string, pos, max int) int {
 		end++ // a limit smaller than one character
 	}
 	return end
+}
+
+// orNone is s, or "none" for no severity.
+func orNone(s Severity) string {
+	if s == "" {
+		return "none"
+	}
+	return string(s)
 }

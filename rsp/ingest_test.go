@@ -22,8 +22,10 @@ func TestIngest_ChunksConcatenateToTheFileWithinTheLimit(t *testing.T) {
 				t.Fatalf("limit %d: chunk at line %d, want %d", limit, c.line, line)
 			}
 			line += strings.Count(c.text, "\n")
-			if len(c.text) > max(limit, 4) {
-				t.Fatalf("limit %d: chunk of %d bytes", limit, len(c.text))
+			// Over the limit only to keep a word whole: no space or line
+			// break inside such a chunk but at its very start.
+			if len(c.text) > max(limit, 4) && strings.ContainsAny(strings.TrimLeft(c.text, " \t\r\n"), " \t\n") {
+				t.Fatalf("limit %d: chunk %q of %d bytes", limit, c.text, len(c.text))
 			}
 			joined.WriteString(c.text)
 		}
@@ -57,7 +59,7 @@ func TestIngest_BlocksRedactsCountsAndWritesOnlySurvivors(t *testing.T) {
 		{Name: "block", Command: chaos("find", "FORBIDDEN", "block"), OnMatch: OnMatchVerdict},
 		{Name: "redact", Command: chaos("find", "TOPSECRET")},
 	}
-	h, err := New(context.Background(), s)
+	h, err := New(context.Background(), s, Deps{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,8 +98,9 @@ func TestIngest_BlocksRedactsCountsAndWritesOnlySurvivors(t *testing.T) {
 			ChunkIndex *int   `json:"chunk_index"`
 			Content    string `json:"content"`
 			RSP        struct {
-				Plugins []string `json:"plugins"`
-				Types   []string `json:"types"`
+				Plugins  []string `json:"plugins"`
+				Types    []string `json:"types"`
+				Severity Severity `json:"severity"`
 			} `json:"rsp"`
 		}
 		dec := json.NewDecoder(strings.NewReader(sc.Text()))
@@ -105,7 +108,7 @@ func TestIngest_BlocksRedactsCountsAndWritesOnlySurvivors(t *testing.T) {
 		if err := dec.Decode(&rec); err != nil || rec.Source == "" || rec.Line < 1 || rec.ChunkIndex == nil {
 			t.Fatalf("record %s: %v", sc.Text(), err)
 		}
-		if strings.Contains(rec.Content, "[WORD]") && (strings.Join(rec.RSP.Plugins, ",") != "redact" || strings.Join(rec.RSP.Types, ",") != "word") {
+		if strings.Contains(rec.Content, "[WORD]") && (strings.Join(rec.RSP.Plugins, ",") != "redact" || strings.Join(rec.RSP.Types, ",") != "word" || rec.RSP.Severity != Medium) {
 			t.Fatalf("redacted record %s", sc.Text())
 		}
 		n++
@@ -118,9 +121,64 @@ func TestIngest_BlocksRedactsCountsAndWritesOnlySurvivors(t *testing.T) {
 func TestIngest_MissingPathIsAnError(t *testing.T) {
 	s := DefaultSettings()
 	s.Hooks = []string{HookChunk}
-	h, _ := New(context.Background(), s)
+	h, _ := New(context.Background(), s, Deps{})
 	var report bytes.Buffer
 	if _, err := Ingest(context.Background(), h, []string{filepath.Join(t.TempDir(), "none")}, &report, nil); err == nil {
 		t.Fatal("no error")
+	}
+}
+
+func TestIngest_ACutNeverSplitsAWord(t *testing.T) {
+	iban := "DE44500105175407324931"
+	text := strings.Repeat("Überweisung an ", 7) + iban + " bis Freitag, " + strings.Repeat("x", 30) + " Ende"
+	for limit := 1; limit <= len(text); limit++ {
+		cs := chunk(text, limit)
+		var joined strings.Builder
+		whole := false
+		for _, c := range cs {
+			joined.WriteString(c.text)
+			whole = whole || strings.Contains(c.text, iban)
+			for _, w := range strings.Fields(c.text) {
+				if !strings.Contains(text, " "+w+" ") && !strings.HasPrefix(text, w+" ") && !strings.HasSuffix(text, " "+w) {
+					t.Fatalf("limit %d: the word %q of chunk %q was cut", limit, w, c.text)
+				}
+			}
+		}
+		if joined.String() != text || !whole {
+			t.Fatalf("limit %d: chunks %+v", limit, cs)
+		}
+	}
+	// A word longer than maxWordBytes is cut at the limit.
+	long := strings.Repeat("é", maxWordBytes)
+	if cs := chunk(long, 100); len(cs) < 2 || len(cs[0].text) > 100 {
+		t.Fatalf("%d chunks, the first of %d bytes", len(cs), len(cs[0].text))
+	}
+}
+
+func TestIngest_FlagIsReportedAndRecordsCarryTheSeverity(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "a.md"), []byte("please ignore this\n"), 0o600)
+	s := DefaultSettings()
+	s.Hooks = []string{HookChunk}
+	s.Plugins = []PluginSpec{
+		{Name: "flagger", Command: chaos("flag", "high")},
+		{Name: "empty", Command: chaos("answer", `{"verdict":"REDACT","spans":[{"start":0,"end":6,"type":"word"},{"start":7,"end":7,"type":"empty_kind"}],"replacement":"[W]","severity":"low"}`)},
+	}
+	h, err := New(context.Background(), s, Deps{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var report, out bytes.Buffer
+	if _, err := Ingest(context.Background(), h, []string{dir}, &report, &out); err != nil {
+		t.Fatal(err)
+	}
+	if want := "FLAG  high plugin=flagger  " + filepath.Join(dir, "a.md") + ":1\n"; !strings.Contains(report.String(), want) {
+		t.Fatalf("report lacks %q:\n%s", want, report.String())
+	}
+	var rec struct {
+		RSP ingestMeta `json:"rsp"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &rec); err != nil || rec.RSP.Severity != High || strings.Join(rec.RSP.Types, ",") != "empty_kind,word" {
+		t.Fatalf("record %s: %v", out.String(), err)
 	}
 }

@@ -52,7 +52,7 @@ func TestByReferenceOnlyByAgreement_ZeroHostCap(t *testing.T) {
 	s := DefaultSettings()
 	s.InlineMaxBytes = 0
 	s.Plugins = []PluginSpec{{Name: "p", Command: chaos("-noref", "allow")}}
-	h, err := New(context.Background(), s)
+	h, err := New(context.Background(), s, Deps{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,7 +89,7 @@ func TestByReferenceOnlyByAgreement_MaxInlineBytesIsHonoured(t *testing.T) {
 	s := DefaultSettings()
 	s.InlineMaxBytes = 100
 	s.Plugins = []PluginSpec{{Name: "p", Command: chaos("-ref", "-threshold", "1000", "allow")}}
-	h, err := New(context.Background(), s)
+	h, err := New(context.Background(), s, Deps{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,12 +115,11 @@ func TestOptionalFields_AsTheReferenceDefinesThem(t *testing.T) {
 	}
 	var logs bytes.Buffer
 	s := DefaultSettings()
-	s.Logger = slog.New(slog.NewJSONHandler(&logs, nil))
 	s.Plugins = []PluginSpec{
 		{Name: "odd", Command: chaos("answer", `{"verdict":"REDACT","spans":[{"start":0,"end":4,"type":"odd"}],"replacement":"[ODD]","severity":"extreme"}`)},
 		{Name: "low", Command: chaos("answer", `{"verdict":"REDACT","spans":[{"start":2,"end":6,"type":"low"}],"replacement":"[LOW]","severity":"low"}`)},
 	}
-	h, err := New(context.Background(), s)
+	h, err := New(context.Background(), s, Deps{Logger: slog.New(slog.NewJSONHandler(&logs, nil))})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -150,7 +149,7 @@ func TestInterop_AReferenceDialectPluginRunsUnderServeAndIngest(t *testing.T) {
 	s := DefaultSettings()
 	s.Hooks = []string{HookChunk}
 	s.Plugins = []PluginSpec{{Name: "ref", Command: argv}}
-	ih, err := New(context.Background(), s)
+	ih, err := New(context.Background(), s, Deps{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -117,6 +117,12 @@ func (h *Host) judgeItem(ctx context.Context, ps []*plugin, hook string, it Item
 			r.Types = append(r.Types, red.Types...)
 			r.RedactedBy = append(r.RedactedBy, red.Plugins...)
 		}
+		for _, c := range spans { // an empty span masks nothing, but its type still contributed
+			if c.span.Start == c.span.End {
+				r.Types = append(r.Types, c.span.Type)
+				r.RedactedBy = append(r.RedactedBy, c.name)
+			}
+		}
 		slices.Sort(r.Types)
 		r.Types = slices.Compact(r.Types)
 		r.RedactedBy = inOrder(ps, r.RedactedBy)

@@ -67,7 +67,7 @@ func newHost(t *testing.T, plugins ...PluginSpec) *Host {
 	t.Helper()
 	s := DefaultSettings()
 	s.Plugins = plugins
-	h, err := New(context.Background(), s)
+	h, err := New(context.Background(), s, Deps{})
 	if err != nil {
 		t.Fatal(err)
 	}

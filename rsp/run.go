@@ -1,11 +1,15 @@
 package rsp
 
 import (
+	"bytes"
 	"context"
+	"errors"
 	"io"
 	"os"
 	"os/exec"
 	"sync"
+	"sync/atomic"
+	"time"
 )
 
 // proc is one plugin process to run.
@@ -26,126 +30,153 @@ type outcome struct {
 	class  Class // empty when the process exited 0 within its time and cap
 }
 
+// maxWaitDelay bounds how long run waits, once the plugin has exited or
+// its time has run out, for pipes that another process still holds open
+// (a child of the plugin, or a process that left its group).
+const maxWaitDelay = time.Second
+
 // run starts p with its own process group, feeds stdin, collects stdout
 // (up to maxOut bytes: beyond, the group is killed and the class is
 // oversize) and stderr (the first maxErr bytes), and waits for the exit
-// or for ctx. When ctx ends first the whole group is killed and the class
-// is timeout. In every case the group is killed once more after the exit,
-// so no process the plugin started outlives the call.
+// or for ctx. When ctx ends first the whole group is killed (the Cmd's
+// Cancel) and the class is timeout. When the plugin has exited, its pipes
+// are read to their end, or for at most the Cmd's WaitDelay (the call's
+// remaining time, at most maxWaitDelay) while a child still holds them;
+// then the whole group is killed, so no process the plugin started
+// outlives the call.
 func run(ctx context.Context, p proc) outcome {
 	if ctx.Err() != nil {
 		return outcome{class: FailTimeout}
 	}
-	inR, inW, err := os.Pipe()
-	if err != nil {
-		return outcome{class: FailSpawn}
-	}
-	outR, outW, err := os.Pipe()
-	if err != nil {
-		inR.Close()
-		inW.Close()
-		return outcome{class: FailSpawn}
-	}
-	errR, errW, err := os.Pipe()
-	if err != nil {
-		inR.Close()
-		inW.Close()
-		outR.Close()
-		outW.Close()
-		return outcome{class: FailSpawn}
-	}
-	cmd := exec.Command(p.argv[0], p.argv[1:]...)
+	stdout := &capWriter{max: p.maxOut}
+	stderr := &headWriter{max: p.maxErr}
+	cmd := exec.CommandContext(ctx, p.argv[0], p.argv[1:]...)
 	cmd.Env = p.env
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
+	cmd.Stdin = bytes.NewReader(p.input)
+	cmd.Stdout, cmd.Stderr = stdout, stderr
 	if p.fd3 != nil {
 		cmd.ExtraFiles = []*os.File{p.fd3}
 	}
 	ownGroup(cmd)
-	err = cmd.Start()
-	inR.Close()
-	outW.Close()
-	errW.Close()
-	if err != nil {
-		inW.Close()
-		outR.Close()
-		errR.Close()
-		return outcome{class: FailSpawn}
-	}
-	pid := cmd.Process.Pid
-
-	var wg sync.WaitGroup
-	var stdout, stderr []byte
-	var oversize bool
-	wg.Add(3)
-	go func() {
-		defer wg.Done()
-		_, _ = inW.Write(p.input) // a plugin that exits without reading gets no error from us
-		inW.Close()
-	}()
-	go func() {
-		defer wg.Done()
-		buf := make([]byte, 32<<10)
-		for {
-			n, err := outR.Read(buf)
-			if !oversize {
-				if len(stdout)+n > p.maxOut {
-					oversize = true
-					stdout = nil
-					killGroup(pid)
-				} else {
-					stdout = append(stdout, buf[:n]...)
-				}
-			}
-			if err != nil {
-				return
-			}
-		}
-	}()
-	go func() {
-		defer wg.Done()
-		stderr, _ = io.ReadAll(io.LimitReader(errR, int64(p.maxErr)))
-		_, _ = io.Copy(io.Discard, errR)
-	}()
-
-	waited := make(chan error, 1)
-	go func() { waited <- cmd.Wait() }()
-	timedOut := false
-	select {
-	case err = <-waited:
-	case <-ctx.Done():
-		killGroup(pid)
+	var timedOut atomic.Bool
+	cmd.Cancel = func() error {
+		timedOut.Store(true)
+		killGroup(cmd.Process.Pid)
 		if p.canceled != nil {
 			p.canceled()
 		}
-		err = <-waited
-		timedOut = true
+		return nil
 	}
+	cmd.WaitDelay = maxWaitDelay
+	if d, ok := ctx.Deadline(); ok {
+		cmd.WaitDelay = min(max(time.Until(d), time.Millisecond), maxWaitDelay)
+	}
+	if err := cmd.Start(); err != nil {
+		return outcome{class: FailSpawn}
+	}
+	pid := cmd.Process.Pid
+	stdout.setKill(func() { killGroup(pid) })
+	err := cmd.Wait()
 	killGroup(pid)
 
-	// The pipes reach EOF once every process of the group is gone. A
-	// process that left the group could hold them open: ctx bounds that.
-	drained := make(chan struct{})
-	go func() { wg.Wait(); close(drained) }()
-	select {
-	case <-drained:
-	case <-ctx.Done():
-		inW.Close()
-		outR.Close()
-		errR.Close()
-		<-drained
-		timedOut = timedOut || err == nil
-	}
-	outR.Close()
-	errR.Close()
-
-	o := outcome{stdout: stdout, stderr: stderr}
+	o := outcome{stdout: stdout.bytes(), stderr: stderr.buf}
 	switch {
-	case timedOut:
-		o.class = FailTimeout
-	case oversize:
+	case timedOut.Load():
+		o.class, o.stdout = FailTimeout, nil
+	case stdout.over():
 		o.class = FailOversize
-	case err != nil: // a non-zero status, a signal, or a failed wait
+	case err != nil && !errors.Is(err, exec.ErrWaitDelay): // a non-zero status, a signal, or a failed wait
 		o.class = FailExit
 	}
 	return o
 }
+
+// capWriter keeps what is written up to max bytes; the first write
+// beyond calls kill once and drops everything kept.
+type capWriter struct {
+	mu       sync.Mutex
+	max      int
+	buf      []byte
+	oversize bool
+	kill     func()
+}
+
+func (w *capWriter) Write(b []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.oversize {
+		return len(b), nil
+	}
+	if len(w.buf)+len(b) > w.max {
+		w.oversize, w.buf = true, nil
+		if w.kill != nil {
+			w.kill()
+		}
+		return len(b), nil
+	}
+	w.buf = append(w.buf, b...)
+	return len(b), nil
+}
+
+// setKill sets what the first write beyond max calls, and calls it now
+// when that write came first.
+func (w *capWriter) setKill(kill func()) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.kill = kill
+	if w.oversize {
+		kill()
+	}
+}
+
+func (w *capWriter) over() bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.oversize
+}
+
+func (w *capWriter) bytes() []byte {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.buf
+}
+
+// ReadFrom lets the Cmd's copying goroutine read stdout through a small
+// buffer instead of io.Copy's 32 KiB one.
+func (w *capWriter) ReadFrom(r io.Reader) (int64, error) { return readInto(w, r) }
+
+// readInto copies r to w through a 4 KiB buffer and ends without an
+// error at EOF.
+func readInto(w io.Writer, r io.Reader) (int64, error) {
+	buf := make([]byte, 4<<10)
+	var total int64
+	for {
+		n, err := r.Read(buf)
+		if n > 0 {
+			_, _ = w.Write(buf[:n]) // the writers here never fail
+			total += int64(n)
+		}
+		if err == io.EOF {
+			return total, nil
+		}
+		if err != nil {
+			return total, err
+		}
+	}
+}
+
+// headWriter keeps the first max bytes written and discards the rest.
+type headWriter struct {
+	max int
+	buf []byte
+}
+
+func (w *headWriter) Write(b []byte) (int, error) {
+	if n := min(len(b), w.max-len(w.buf)); n > 0 {
+		w.buf = append(w.buf, b[:n]...)
+	}
+	return len(b), nil
+}
+
+// ReadFrom is as capWriter's, for stderr.
+func (w *headWriter) ReadFrom(r io.Reader) (int64, error) { return readInto(w, r) }

@@ -85,11 +85,16 @@ type Settings struct {
 	MaxAnswerBytes int
 	// ChunkBytes is the largest chunk Ingest makes (zero means 2000).
 	ChunkBytes int
-	// HostVersion is rypsok's version, sent in the handshake.
-	HostVersion string
 	// Hooks are the hooks this host may call, sent in the handshake
 	// (nil means on_retrieve and on_response, what serve calls).
 	Hooks []string
+}
+
+// Deps are what a Host takes from the program rather than from its
+// configuration; the zero value is usable.
+type Deps struct {
+	// HostVersion is rypsok's version, sent in the handshake.
+	HostVersion string
 	// LookupEnv reads the host's environment for PATH and EnvPass (nil
 	// means os.LookupEnv).
 	LookupEnv func(string) (string, bool)

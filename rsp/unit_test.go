@@ -128,7 +128,7 @@ func TestD4_CacheDisabledWithZeroEntries(t *testing.T) {
 	s := DefaultSettings()
 	s.CacheEntries = 0
 	s.Plugins = []PluginSpec{{Name: "p", Command: chaos("-det", "-record", rec, "allow")}}
-	h, err := New(context.Background(), s)
+	h, err := New(context.Background(), s, Deps{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -59,7 +59,7 @@ func TestGitleaksAdapter_RedactsAnAWSKeyInAFetchedPage(t *testing.T) {
 	page := "# Deploying — notes\n\nSet the key in your shell:\n\n    aws_access_key_id = " + key + "\n\nThen run the script.\n"
 	s := rsp.DefaultSettings()
 	s.Plugins = []rsp.PluginSpec{{Name: "gitleaks", Command: argv, Tools: []string{rsp.ToolWebFetch}}}
-	h, err := rsp.New(context.Background(), s)
+	h, err := rsp.New(context.Background(), s, rsp.Deps{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -36,7 +36,7 @@ func TestInjectionPlugin_PassesConformanceAndDropsWithOnMatchBlock(t *testing.T)
 	}
 	s := rsp.DefaultSettings()
 	s.Plugins = []rsp.PluginSpec{{Name: "injection", Command: []string{bin}, OnMatch: rsp.OnMatchBlock, Tools: []string{rsp.ToolWebSearch}}}
-	h, err := rsp.New(context.Background(), s)
+	h, err := rsp.New(context.Background(), s, rsp.Deps{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -43,7 +43,7 @@ func BenchmarkIngest10MBWithSecretsPlugin(b *testing.B) {
 	s.Hooks = []string{rsp.HookChunk}
 	s.CacheEntries = 0
 	s.Plugins = []rsp.PluginSpec{{Name: "secrets", Command: []string{pluginBin}}}
-	h, err := rsp.New(context.Background(), s)
+	h, err := rsp.New(context.Background(), s, rsp.Deps{})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -136,7 +136,7 @@ func TestSecretsPlugin_ThroughAHostRedactsAndRecordsKinds(t *testing.T) {
 	s := rsp.DefaultSettings()
 	s.Hooks = []string{rsp.HookChunk}
 	s.Plugins = []rsp.PluginSpec{{Name: "secrets", Command: []string{pluginBin}}}
-	h, err := rsp.New(context.Background(), s)
+	h, err := rsp.New(context.Background(), s, rsp.Deps{})
 	if err != nil {
 		t.Fatal(err)
 	}

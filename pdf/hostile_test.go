@@ -102,6 +102,16 @@ func TestHostileFlateBomb(t *testing.T) {
 	if f.decoded > lim.MaxDecodedBytes+64<<10 {
 		t.Errorf("decoded %d bytes, bound %d", f.decoded, lim.MaxDecodedBytes)
 	}
+	// A deadline that has passed ends the inflating within a MiB.
+	ctx, cancel := context.WithCancel(context.Background())
+	f, err = open(ctx, b.bytes(), lim)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cancel()
+	if _, err := f.decode(f.resolve(ref{3, 0}).(*stream), lim.MaxStreamBytes); !errors.Is(err, context.Canceled) || f.decoded > 2<<20 {
+		t.Errorf("after the deadline: %v, %d bytes decoded", err, f.decoded)
+	}
 }
 
 func TestHostileNestedArrays(t *testing.T) {

@@ -130,6 +130,14 @@ func TestHostileNestedArrays(t *testing.T) {
 	})
 }
 
+// A million lone '>' characters are skipped in a loop, not by recursion.
+func TestHostileLoneGreaterThanSigns(t *testing.T) {
+	lx := lexer{b: []byte(strings.Repeat("> ", 1000000) + "/Name"), maxDepth: 4}
+	if tok := lx.next(); tok.kind != tokName || string(tok.s) != "Name" {
+		t.Fatalf("token %+v", tok)
+	}
+}
+
 func TestHostileObjectStreamContainingItself(t *testing.T) {
 	// Object 5 is an object stream whose /N is object 6, which lives in
 	// object stream 5; the catalog is in it too.

@@ -330,3 +330,9 @@ func TestMaxCharsStopsReadingPages(t *testing.T) {
 		t.Errorf("without MaxChars: read %d, complete %v", full.Read, full.Complete)
 	}
 }
+
+func TestStrayTokensInAContentStreamAreSkipped(t *testing.T) {
+	b := newBuilder()
+	b.simpleDoc("/WinAnsiEncoding", nil, page{content: "BT /F1 12 Tf 72 700 Td (before) Tj ] >> } (after) Tj ET"})
+	checkText(t, extract(t, b.bytes()).Markdown, []string{"beforeafter"}, nil)
+}

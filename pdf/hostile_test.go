@@ -30,7 +30,7 @@ func bounded(t *testing.T, data []byte, lim Limits, want ...error) Document {
 	return doc
 }
 
-func TestHostileReferenceLoops(t *testing.T) {
+func TestREQ_PAGE_006_HostileReferenceLoops(t *testing.T) {
 	t.Run("catalog", func(t *testing.T) {
 		b := newBuilder()
 		b.simpleDoc("/WinAnsiEncoding", nil, page{content: textLines(72, "x")})
@@ -79,7 +79,7 @@ func bombStream(t *testing.T, size int64) []byte {
 	return out
 }
 
-func TestHostileFlateBomb(t *testing.T) {
+func TestREQ_PAGE_006_HostileFlateBomb(t *testing.T) {
 	bomb := bombStream(t, 1<<30)
 	if len(bomb) > 8<<20 {
 		t.Fatalf("the bomb is %d bytes", len(bomb))
@@ -114,7 +114,7 @@ func TestHostileFlateBomb(t *testing.T) {
 	}
 }
 
-func TestHostileNestedArrays(t *testing.T) {
+func TestREQ_PAGE_006_HostileNestedArrays(t *testing.T) {
 	deep := strings.Repeat("[", 100000) + strings.Repeat("]", 100000)
 	t.Run("in the catalog", func(t *testing.T) {
 		b := newBuilder()
@@ -131,14 +131,14 @@ func TestHostileNestedArrays(t *testing.T) {
 }
 
 // A million lone '>' characters are skipped in a loop, not by recursion.
-func TestHostileLoneGreaterThanSigns(t *testing.T) {
+func TestREQ_PAGE_006_HostileLoneGreaterThanSigns(t *testing.T) {
 	lx := lexer{b: []byte(strings.Repeat("> ", 1000000) + "/Name"), maxDepth: 4}
 	if tok := lx.next(); tok.kind != tokName || string(tok.s) != "Name" {
 		t.Fatalf("token %+v", tok)
 	}
 }
 
-func TestHostileObjectStreamContainingItself(t *testing.T) {
+func TestREQ_PAGE_006_HostileObjectStreamContainingItself(t *testing.T) {
 	// Object 5 is an object stream whose /N is object 6, which lives in
 	// object stream 5; the catalog is in it too.
 	var buf bytes.Buffer
@@ -157,7 +157,7 @@ func TestHostileObjectStreamContainingItself(t *testing.T) {
 	bounded(t, buf.Bytes(), Limits{}, ErrMalformed)
 }
 
-func TestHostilePageTreeCycle(t *testing.T) {
+func TestREQ_PAGE_006_HostilePageTreeCycle(t *testing.T) {
 	b := newBuilder()
 	b.simpleDoc("/WinAnsiEncoding", nil, page{content: textLines(72, "x")})
 	inner := b.add("<</Type /Pages /Kids [2 0 R] /Count 1>>")
@@ -165,7 +165,7 @@ func TestHostilePageTreeCycle(t *testing.T) {
 	bounded(t, b.bytes(), Limits{}, ErrMalformed)
 }
 
-func TestHostileDeepPageTree(t *testing.T) {
+func TestREQ_PAGE_006_HostileDeepPageTree(t *testing.T) {
 	b := newBuilder()
 	b.simpleDoc("/WinAnsiEncoding", nil, page{content: textLines(72, "x")})
 	prev := 4 // the page
@@ -176,7 +176,7 @@ func TestHostileDeepPageTree(t *testing.T) {
 	bounded(t, b.bytes(), Limits{}, ErrMalformed)
 }
 
-func TestHostileNegativeLength(t *testing.T) {
+func TestREQ_PAGE_006_HostileNegativeLength(t *testing.T) {
 	t.Run("endstream found", func(t *testing.T) {
 		b := newBuilder()
 		b.simpleDoc("/WinAnsiEncoding", nil, page{content: textLines(72, "Length repaired")})
@@ -192,7 +192,7 @@ func TestHostileNegativeLength(t *testing.T) {
 	})
 }
 
-func TestHostileTruncatedFile(t *testing.T) {
+func TestREQ_PAGE_006_HostileTruncatedFile(t *testing.T) {
 	b := newBuilder()
 	b.simpleDoc("/WinAnsiEncoding", nil, page{content: textLines(72, "Truncated")})
 	data := b.bytes()
@@ -211,7 +211,7 @@ func TestHostileTruncatedFile(t *testing.T) {
 	}
 }
 
-func TestHostileBoundsAreEnforced(t *testing.T) {
+func TestREQ_PAGE_006_HostileBoundsAreEnforced(t *testing.T) {
 	many := strings.Repeat("q Q ", 5000)
 	b := newBuilder()
 	b.simpleDoc("/WinAnsiEncoding", nil, page{content: textLines(72, "ops") + many})

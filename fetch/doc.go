@@ -6,8 +6,9 @@
 // the request under the fetch and per-host concurrency limits, redirects
 // (each hop judged again), the status, the byte limit while streaming, the
 // media type, and then, off the request goroutine under the parsing limit,
-// charset decoding, extraction under node and depth bounds and cleaning;
-// last the cut to max_chars from start_char.
+// charset decoding, extraction under node and depth bounds (for a PDF, the
+// pdf package's reading under its bounds, only as far as the window needs)
+// and cleaning; last the cut to max_chars from start_char.
 //
 // It must never import the protocol (mcp), never connect anywhere except
 // through the agent-directed egress profile, never return a 4xx or 5xx body,

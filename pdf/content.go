@@ -76,6 +76,9 @@ func (p *pageReader) run(data []byte, res dict) {
 		if t.kind == tokEOF {
 			return
 		}
+		if t.kind == tokArrClose || t.kind == tokDictClose {
+			continue // a stray closing bracket is skipped, as readers do
+		}
 		if t.kind != tokKeyword {
 			o, err := lx.objectFrom(t, 0)
 			if err != nil {

@@ -36,9 +36,10 @@ type file struct {
 	stms    map[int]*objStm
 	crypt   *decrypter
 
-	resolved int   // objects parsed
-	decoded  int64 // bytes out of filters, the whole document
-	repaired bool
+	resolved    int   // objects parsed
+	decoded     int64 // bytes out of filters, the whole document
+	timeChecked int64 // decoded when the deadline was last looked at
+	repaired    bool
 }
 
 // Errors a caller can tell apart with errors.Is.

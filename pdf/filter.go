@@ -134,9 +134,10 @@ func (c *countReader) Read(p []byte) (int, error) {
 	if c.f.decoded > c.f.lim.MaxDecodedBytes {
 		return n, limitErr("the document decodes to more bytes than allowed")
 	}
-	if err == nil && n == 0 {
+	if c.f.decoded-c.f.timeChecked >= 1<<20 {
+		c.f.timeChecked = c.f.decoded
 		if e := c.f.checkTime(); e != nil {
-			return 0, e
+			return n, e
 		}
 	}
 	return n, err

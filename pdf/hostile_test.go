@@ -30,7 +30,7 @@ func bounded(t *testing.T, data []byte, lim Limits, want ...error) Document {
 	return doc
 }
 
-func TestHostileReferenceLoops(t *testing.T) {
+func TestREQ_PAGE_006_HostileReferenceLoops(t *testing.T) {
 	t.Run("catalog", func(t *testing.T) {
 		b := newBuilder()
 		b.simpleDoc("/WinAnsiEncoding", nil, page{content: textLines(72, "x")})
@@ -79,7 +79,7 @@ func bombStream(t *testing.T, size int64) []byte {
 	return out
 }
 
-func TestHostileFlateBomb(t *testing.T) {
+func TestREQ_PAGE_006_HostileFlateBomb(t *testing.T) {
 	bomb := bombStream(t, 1<<30)
 	if len(bomb) > 8<<20 {
 		t.Fatalf("the bomb is %d bytes", len(bomb))
@@ -102,9 +102,19 @@ func TestHostileFlateBomb(t *testing.T) {
 	if f.decoded > lim.MaxDecodedBytes+64<<10 {
 		t.Errorf("decoded %d bytes, bound %d", f.decoded, lim.MaxDecodedBytes)
 	}
+	// A deadline that has passed ends the inflating within a MiB.
+	ctx, cancel := context.WithCancel(context.Background())
+	f, err = open(ctx, b.bytes(), lim)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cancel()
+	if _, err := f.decode(f.resolve(ref{3, 0}).(*stream), lim.MaxStreamBytes); !errors.Is(err, context.Canceled) || f.decoded > 2<<20 {
+		t.Errorf("after the deadline: %v, %d bytes decoded", err, f.decoded)
+	}
 }
 
-func TestHostileNestedArrays(t *testing.T) {
+func TestREQ_PAGE_006_HostileNestedArrays(t *testing.T) {
 	deep := strings.Repeat("[", 100000) + strings.Repeat("]", 100000)
 	t.Run("in the catalog", func(t *testing.T) {
 		b := newBuilder()
@@ -120,7 +130,15 @@ func TestHostileNestedArrays(t *testing.T) {
 	})
 }
 
-func TestHostileObjectStreamContainingItself(t *testing.T) {
+// A million lone '>' characters are skipped in a loop, not by recursion.
+func TestREQ_PAGE_006_HostileLoneGreaterThanSigns(t *testing.T) {
+	lx := lexer{b: []byte(strings.Repeat("> ", 1000000) + "/Name"), maxDepth: 4}
+	if tok := lx.next(); tok.kind != tokName || string(tok.s) != "Name" {
+		t.Fatalf("token %+v", tok)
+	}
+}
+
+func TestREQ_PAGE_006_HostileObjectStreamContainingItself(t *testing.T) {
 	// Object 5 is an object stream whose /N is object 6, which lives in
 	// object stream 5; the catalog is in it too.
 	var buf bytes.Buffer
@@ -139,7 +157,7 @@ func TestHostileObjectStreamContainingItself(t *testing.T) {
 	bounded(t, buf.Bytes(), Limits{}, ErrMalformed)
 }
 
-func TestHostilePageTreeCycle(t *testing.T) {
+func TestREQ_PAGE_006_HostilePageTreeCycle(t *testing.T) {
 	b := newBuilder()
 	b.simpleDoc("/WinAnsiEncoding", nil, page{content: textLines(72, "x")})
 	inner := b.add("<</Type /Pages /Kids [2 0 R] /Count 1>>")
@@ -147,7 +165,7 @@ func TestHostilePageTreeCycle(t *testing.T) {
 	bounded(t, b.bytes(), Limits{}, ErrMalformed)
 }
 
-func TestHostileDeepPageTree(t *testing.T) {
+func TestREQ_PAGE_006_HostileDeepPageTree(t *testing.T) {
 	b := newBuilder()
 	b.simpleDoc("/WinAnsiEncoding", nil, page{content: textLines(72, "x")})
 	prev := 4 // the page
@@ -158,7 +176,7 @@ func TestHostileDeepPageTree(t *testing.T) {
 	bounded(t, b.bytes(), Limits{}, ErrMalformed)
 }
 
-func TestHostileNegativeLength(t *testing.T) {
+func TestREQ_PAGE_006_HostileNegativeLength(t *testing.T) {
 	t.Run("endstream found", func(t *testing.T) {
 		b := newBuilder()
 		b.simpleDoc("/WinAnsiEncoding", nil, page{content: textLines(72, "Length repaired")})
@@ -174,7 +192,7 @@ func TestHostileNegativeLength(t *testing.T) {
 	})
 }
 
-func TestHostileTruncatedFile(t *testing.T) {
+func TestREQ_PAGE_006_HostileTruncatedFile(t *testing.T) {
 	b := newBuilder()
 	b.simpleDoc("/WinAnsiEncoding", nil, page{content: textLines(72, "Truncated")})
 	data := b.bytes()
@@ -193,7 +211,7 @@ func TestHostileTruncatedFile(t *testing.T) {
 	}
 }
 
-func TestHostileBoundsAreEnforced(t *testing.T) {
+func TestREQ_PAGE_006_HostileBoundsAreEnforced(t *testing.T) {
 	many := strings.Repeat("q Q ", 5000)
 	b := newBuilder()
 	b.simpleDoc("/WinAnsiEncoding", nil, page{content: textLines(72, "ops") + many})

@@ -395,6 +395,22 @@ func edgeKey(s string) string {
 	return strings.Join(f, " ")
 }
 
+// runningKey says whether an edge key can be a running header or footer:
+// a page number, or text with at least four letters (a closing brace at
+// the top of two pages of code is not a header).
+func runningKey(k string) bool {
+	if k == "#" {
+		return true
+	}
+	letters := 0
+	for _, r := range k {
+		if unicode.IsLetter(r) {
+			letters++
+		}
+	}
+	return letters >= 4
+}
+
 // page lays out one page's glyphs and appends its Markdown.
 func (l *layout) page(gl []glyph, _ pageRef) {
 	rs, rot := runs(gl)
@@ -424,7 +440,7 @@ func (l *layout) page(gl []glyph, _ pageRef) {
 	}
 	var keep []*line
 	for _, ln := range ls {
-		if k, ok := edge[ln]; ok && k != "" {
+		if k, ok := edge[ln]; ok && runningKey(k) {
 			if l.seenEdges[k] {
 				continue
 			}

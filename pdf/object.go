@@ -98,6 +98,11 @@ type token struct {
 
 func (l *lexer) next() token {
 	l.skipSpace()
+	// A lone '>' means nothing; it is skipped.
+	for l.pos < len(l.b) && l.b[l.pos] == '>' && (l.pos+1 >= len(l.b) || l.b[l.pos+1] != '>') {
+		l.pos++
+		l.skipSpace()
+	}
 	if l.pos >= len(l.b) {
 		return token{kind: tokEOF}
 	}
@@ -121,7 +126,7 @@ func (l *lexer) next() token {
 			return token{kind: tokDictClose}
 		}
 		l.pos++
-		return l.next()
+		return token{kind: tokKeyword, s: []byte{'>'}}
 	case c == '(':
 		return token{kind: tokString, s: l.litString()}
 	case c == '/':

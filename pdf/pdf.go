@@ -90,6 +90,7 @@ type docReader struct {
 	fonts       map[int]*font
 	defaultFont *font
 	pages       []pageRef
+	glyphBuf    []glyph // the last page's glyphs, reused by the next page
 }
 
 type pageRef struct {
@@ -209,8 +210,9 @@ func (d *docReader) walk(o object, res dict, _ dict, box [4]float64, hasBox bool
 // space turned upright by the page's rotation, without those outside the
 // crop box.
 func (d *docReader) readPage(pg pageRef) ([]glyph, error) {
-	p := &pageReader{f: d.f, doc: d, res: pg.res}
+	p := &pageReader{f: d.f, doc: d, res: pg.res, glyphs: d.glyphBuf[:0]}
 	p.gs = gstate{ctm: identity, th: 1}
+	defer func() { d.glyphBuf = p.glyphs[:0] }()
 	var streams []*stream
 	switch c := d.f.resolve(pg.d["Contents"]).(type) {
 	case *stream:

@@ -330,3 +330,22 @@ func TestMaxCharsStopsReadingPages(t *testing.T) {
 		t.Errorf("without MaxChars: read %d, complete %v", full.Read, full.Complete)
 	}
 }
+
+func TestStrayTokensInAContentStreamAreSkipped(t *testing.T) {
+	b := newBuilder()
+	b.simpleDoc("/WinAnsiEncoding", nil, page{content: "BT /F1 12 Tf 72 700 Td (before) Tj ] >> } (after) Tj ET"})
+	checkText(t, extract(t, b.bytes()).Markdown, []string{"beforeafter"}, nil)
+}
+
+func TestCodeAtPageEdgesIsNotARunningHeader(t *testing.T) {
+	var pages []page
+	for i := 1; i <= 3; i++ {
+		pages = append(pages, page{content: textLines(72, "}", fmt.Sprintf("code line %d", i), "end")})
+	}
+	b := newBuilder()
+	b.simpleDoc("/WinAnsiEncoding", nil, pages...)
+	md := extract(t, b.bytes()).Markdown
+	if strings.Count(md, "}") != 3 || strings.Count(md, "end") != 3 {
+		t.Errorf("edge lines dropped:\n%s", md)
+	}
+}

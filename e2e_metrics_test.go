@@ -119,6 +119,19 @@ func metricsAddress(t *testing.T, run *httpRun) string {
 	return ""
 }
 
+// waitReady polls /readyz for up to 5 s: the listening line is written at
+// the bind, a moment before serve records that it serves.
+func waitReady(addr string) (int, string) {
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		code, body := metricsGet(addr, "/readyz")
+		if code == 200 || time.Now().After(deadline) {
+			return code, body
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
 // closedPort is an address on loopback where nothing listens.
 func closedPort(t *testing.T) string {
 	t.Helper()
@@ -145,7 +158,7 @@ func TestREQ_OBS_008_ScrapeOfARunningBinary(t *testing.T) {
 		"[limits]\nengine_status_per_minute = 1\n" + metricsTables
 	run := startHTTP(t, httpConfig(t, cfg, "", extra, "mimlys", "RYPSOK_TOKEN_MIMLYS"), s.CertFile, "RYPSOK_TOKEN_MIMLYS="+tok)
 	maddr := metricsAddress(t, run)
-	if code, body := metricsGet(maddr, "/readyz"); code != 200 {
+	if code, body := waitReady(maddr); code != 200 {
 		t.Fatalf("/readyz of a bound, handshaken replica: %d %q", code, body)
 	}
 
@@ -243,7 +256,7 @@ func TestREQ_OPS_002_ReadyzTurns503BeforeTheListenerStopsAccepting(t *testing.T)
 	tok := newToken(t)
 	run := startHTTP(t, httpConfig(t, cfg, "", metricsTables, "mimlys", "RYPSOK_TOKEN_MIMLYS"), s.CertFile, "RYPSOK_TOKEN_MIMLYS="+tok)
 	maddr := metricsAddress(t, run)
-	if code, _ := metricsGet(maddr, "/readyz"); code != 200 {
+	if code, _ := waitReady(maddr); code != 200 {
 		t.Fatalf("/readyz before SIGTERM: %d", code)
 	}
 	// A search held by the slow site keeps the process draining.

@@ -1,7 +1,10 @@
 package mcp
 
 import (
+	"context"
+	"io"
 	"net"
+	"net/http"
 	"strings"
 	"sync"
 	"testing"
@@ -123,5 +126,44 @@ func TestREQ_MCP_010_RateLimitedCallIsLoggedWithItsCaller(t *testing.T) {
 	}
 	if !found {
 		t.Fatalf("no rate_limited refusal logged:\n%s", logs.String())
+	}
+}
+
+// Over HTTP/2 a client that resets its stream partway through the body is
+// client_closed too.
+func TestREQ_OBS_007_ClientResetStreamMidBodyIsClientClosed(t *testing.T) {
+	logs := &logBuffer{}
+	srv := newTestServer(t, testSettings(), &fakeSearch{}, &fakeFetch{}, logs, nil)
+	var refused refusalLog
+	srv.ObserveRefusals(refused.observe)
+	set := testHTTPSettings()
+	set.RequestTimeout = 20 * time.Second
+	tl := startListener(t, srv, set)
+	pr, pw := io.Pipe()
+	ctx, cancel := context.WithCancel(context.Background())
+	r, _ := http.NewRequestWithContext(ctx, "POST", tl.base+"/mcp", pr)
+	r.Header = mcpHeaders(statusBody)
+	r.ContentLength = 200
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		if resp, err := h2cClient(t).Do(r); err == nil {
+			resp.Body.Close()
+		}
+	}()
+	pw.Write([]byte(`{"jsonrpc":`))
+	time.Sleep(100 * time.Millisecond) // the handler is reading the body
+	cancel()
+	pw.CloseWithError(context.Canceled)
+	<-done
+	start := time.Now()
+	for !refused.has("http/client_closed") {
+		if time.Since(start) > 5*time.Second {
+			t.Fatalf("no client_closed refusal; seen %v; logs:\n%s", refused.seen, logs.String())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if refused.has("http/" + reasonRequestTimeout) {
+		t.Errorf("counted as a timeout too: %v", refused.seen)
 	}
 }

@@ -180,3 +180,30 @@ func TestReadinessFollowsBindPluginsAndDrain(t *testing.T) {
 		t.Errorf("after the signal: %d %q", code, body)
 	}
 }
+
+// A connection that sends nothing, or half a header block, is closed once
+// the header time is over.
+func TestREQ_SEC_018_AStalledConnectionIsClosed(t *testing.T) {
+	m, _, _ := newTest(t)
+	addr := strings.TrimPrefix(listen(t, m), "http://")
+	for name, sent := range map[string]string{"nothing": "", "half a header block": "GET /metrics HTTP/1.1\r\nHost: x\r\n"} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			c, err := net.Dial("tcp", addr)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer c.Close()
+			io.WriteString(c, sent)
+			start := time.Now()
+			c.SetReadDeadline(start.Add(headerTimeout + 5*time.Second))
+			b, _ := io.ReadAll(c) // until the server closes
+			if took := time.Since(start); took > headerTimeout+4*time.Second {
+				t.Errorf("the connection stayed open %v", took)
+			}
+			if strings.Contains(string(b), "200 OK") {
+				t.Errorf("answered %q", b)
+			}
+		})
+	}
+}

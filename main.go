@@ -25,7 +25,7 @@ import (
 	"rypsok/egress"
 	"rypsok/fetch"
 	"rypsok/internal/config"
-	"rypsok/internal/mcp"
+	"rypsok/mcp"
 	"rypsok/search"
 	"rypsok/secrets"
 	"rypsok/tool"

@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"rypsok/internal/config"
-	"rypsok/internal/mcp"
+	"rypsok/mcp"
 )
 
 // bindHTTP binds the listener of network mode, which logs listening. A

@@ -26,8 +26,8 @@ import (
 
 	"rypsok/egress"
 	"rypsok/fetch"
-	"rypsok/internal/mcp"
 	"rypsok/internal/tomlx"
+	"rypsok/mcp"
 	"rypsok/rsp"
 	"rypsok/search"
 	"rypsok/secrets"

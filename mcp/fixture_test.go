@@ -14,7 +14,7 @@ import (
 // run against every transport it names. A line "> msg" is one message of
 // the client; the "< answer" lines after it are the answers it gets, byte
 // for byte. "# transports: stdio http" names the transports; other "#"
-// lines are comments. go test ./internal/mcp -run Fixture -update rewrites the
+// lines are comments. go test ./mcp -run Fixture -update rewrites the
 // answers from the stdio transport.
 
 type fixtureStep struct {

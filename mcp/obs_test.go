@@ -346,7 +346,7 @@ func TestREQ_SEC_014_PanicIsRecovered(t *testing.T) {
 // such as a demo under scripts/) is another process and is not inspected.
 func TestREQ_MCP_002_OnlyTheWriterTouchesStdout(t *testing.T) {
 	allowed := map[string]bool{"main.go": true}
-	root := filepath.Join("..", "..")
+	root := filepath.Join("..")
 	if _, err := os.Stat(filepath.Join(root, "go.mod")); err != nil {
 		t.Fatal("module root not found")
 	}

@@ -19,7 +19,7 @@ var update = flag.Bool("update", false, "rewrite the pinned tool lists in testda
 
 // The tool list of the default configuration is the contract: any change
 // to it fails here until the pinned file is regenerated on purpose
-// (go test ./internal/mcp/ -run Pinned -update).
+// (go test ./mcp/ -run Pinned -update).
 func TestREQ_MCP_009_ToolsListIsPinned(t *testing.T) {
 	for _, version := range []string{"2026-07-28", "2025-11-25"} {
 		t.Run(version, func(t *testing.T) {

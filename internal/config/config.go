@@ -26,11 +26,11 @@ import (
 
 	"rypsok/egress"
 	"rypsok/fetch"
-	"rypsok/internal/tomlx"
 	"rypsok/mcp"
 	"rypsok/rsp"
 	"rypsok/search"
 	"rypsok/secrets"
+	"rypsok/tomlx"
 	"rypsok/tool"
 )
 

@@ -4,7 +4,7 @@ import (
 	"errors"
 	"fmt"
 
-	"rypsok/internal/tomlx"
+	"rypsok/tomlx"
 )
 
 func ExampleParse() {

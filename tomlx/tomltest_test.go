@@ -34,8 +34,8 @@ func TestTOMLTestSuite(t *testing.T) {
 		t.Skip("TOMLX_TOMLTEST_DIR is not set")
 	}
 	if _, err := os.Stat(dir); err != nil && !filepath.IsAbs(dir) {
-		if _, err := os.Stat(filepath.Join("..", "..", dir)); err == nil {
-			dir = filepath.Join("..", "..", dir)
+		if _, err := os.Stat(filepath.Join("..", dir)); err == nil {
+			dir = filepath.Join("..", dir)
 		}
 	}
 	list, err := os.ReadFile(filepath.Join(dir, "files-toml-1.0.0"))

@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"rypsok/htmlx"
+	"rypsok/htmlx/charset"
 )
 
 // mediaKind is how a body is read.
@@ -117,7 +118,7 @@ type processFunc func(body []byte, contentType string, kind mediaKind, base *url
 // process decodes the body (REQ-PAGE-007), extracts the main content under
 // the node and depth bounds and cleans title and content.
 func process(body []byte, contentType string, kind mediaKind, base *url.URL, titleMaxChars int) (page, error) {
-	text := htmlx.Decode(body, contentType)
+	text := charset.Decode(body, contentType)
 	var pg htmlx.Page
 	var err error
 	switch kind {

@@ -36,6 +36,7 @@ import (
 	"unicode"
 
 	"rypsok/htmlx"
+	"rypsok/htmlx/charset"
 )
 
 type record struct {
@@ -146,7 +147,7 @@ func score(rec *record, body []byte, out string) result {
 	res := result{rec: rec, bytes: len(body)}
 	base, _ := url.Parse(rec.URL)
 	start := time.Now()
-	doc := htmlx.Decode(body, "text/html")
+	doc := charset.Decode(body, "text/html")
 	page, err := htmlx.ExtractHTML(doc, base, htmlx.Limits{MaxNodes: 100000, MaxDepth: 256})
 	content := ""
 	if err == nil {

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"rypsok/boundary"
 	"rypsok/htmlx"
 	"rypsok/htmlx/charset"
 )
@@ -137,20 +138,20 @@ func process(body []byte, contentType string, kind mediaKind, base *url.URL, tit
 	if err != nil {
 		return page{}, errNothing
 	}
-	content, removed := htmlx.CleanContent(pg.Markdown)
+	content, removed := boundary.CleanContent(pg.Markdown)
 	// Blank lines before and white space after the text carry nothing.
 	content = strings.TrimRight(strings.TrimLeft(content, "\n"), " \t\n")
 	if strings.TrimSpace(content) == "" {
 		return page{}, errNothing
 	}
-	title := htmlx.CleanDecodedText(pg.Title, titleMaxChars)
+	title := boundary.CleanDecodedText(pg.Title, titleMaxChars)
 	return page{
 		title:           title.Text,
 		content:         content,
 		partial:         pg.Partial,
 		titleTruncated:  title.Truncated,
 		removed:         removed + title.Removed,
-		instructionLike: htmlx.InstructionLike(content) || htmlx.InstructionLike(title.Text),
+		instructionLike: boundary.InstructionLike(content) || boundary.InstructionLike(title.Text),
 	}, nil
 }
 

@@ -35,6 +35,7 @@ import (
 	"time"
 	"unicode"
 
+	"rypsok/boundary"
 	"rypsok/htmlx"
 	"rypsok/htmlx/charset"
 )
@@ -151,7 +152,7 @@ func score(rec *record, body []byte, out string) result {
 	page, err := htmlx.ExtractHTML(doc, base, htmlx.Limits{MaxNodes: 100000, MaxDepth: 256})
 	content := ""
 	if err == nil {
-		content, _ = htmlx.CleanContent(page.Markdown)
+		content, _ = boundary.CleanContent(page.Markdown)
 		if strings.TrimSpace(content) == "" {
 			err = errors.New("nothing left after cleaning")
 		}

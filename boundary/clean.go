@@ -1,4 +1,4 @@
-package htmlx
+package boundary
 
 import (
 	"unicode/utf8"
@@ -23,7 +23,7 @@ type Cleaned struct {
 // space is not removal. Truncated reports the cut. A negative maxChars
 // counts as zero.
 func CleanMarkupText(raw string, maxChars int) Cleaned {
-	return cleanText(stripMarkup(raw), maxChars)
+	return cleanText(StripMarkup(raw), maxChars)
 }
 
 // CleanDecodedText cleans text a parser already decoded (a page title, a

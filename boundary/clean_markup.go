@@ -1,4 +1,4 @@
-package htmlx
+package boundary
 
 import (
 	"strings"
@@ -6,7 +6,7 @@ import (
 	"golang.org/x/net/html"
 )
 
-// stripMarkup returns the text of an HTML fragment, with its entities
+// StripMarkup returns the text of an HTML fragment, with its entities
 // decoded exactly once: tags and comments removed, the contents of
 // elements a browser does not render as text (script, style, noscript,
 // iframe, noembed, noframes) dropped, and a space where a block element or
@@ -16,7 +16,7 @@ import (
 // opens a tag, a comment or a raw-text element (a differential fuzz test
 // holds it to x/net/html's tokenizer), so that a provider's 300-character
 // snippet costs a few hundred nanoseconds, not a tokenizer with its buffers.
-func stripMarkup(raw string) string {
+func StripMarkup(raw string) string {
 	if strings.IndexByte(raw, '<') < 0 {
 		return html.UnescapeString(raw)
 	}
@@ -105,6 +105,19 @@ func stripMarkup(raw string) string {
 		}
 	}
 	return b.String()
+}
+
+// LooksLikeMarkup reports text that holds an HTML tag: "<" and a letter
+// or "/", and a ">" after it.
+func LooksLikeMarkup(s string) bool {
+	for i := 0; i+1 < len(s); i++ {
+		if s[i] == '<' && (isASCIILetter(s[i+1]) || s[i+1] == '/') {
+			if strings.IndexByte(s[i:], '>') > 0 {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func isASCIILetter(c byte) bool { return c|0x20 >= 'a' && c|0x20 <= 'z' }

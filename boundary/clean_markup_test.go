@@ -1,4 +1,4 @@
-package htmlx
+package boundary
 
 import (
 	"bytes"
@@ -87,7 +87,7 @@ func FuzzStripMarkupMatchesTokenizer(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		fast, slow := collapse(stripMarkup(s)), collapse(stripMarkupOracle(s))
+		fast, slow := collapse(StripMarkup(s)), collapse(stripMarkupOracle(s))
 		if fast != slow {
 			t.Fatalf("input %q\nfast %q\ntokenizer %q", s, fast, slow)
 		}
@@ -97,6 +97,6 @@ func FuzzStripMarkupMatchesTokenizer(f *testing.F) {
 func BenchmarkStripMarkup(b *testing.B) {
 	s := `<span class="searchmatch">Rust</span> is a general-purpose <span class="searchmatch">programming</span> <span class="searchmatch">language</span> emphasizing performance, type safety, and concurrency. It enforces memory safety&mdash;meaning that all references`
 	for i := 0; i < b.N; i++ {
-		stripMarkup(s)
+		StripMarkup(s)
 	}
 }

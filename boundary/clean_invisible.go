@@ -1,4 +1,4 @@
-package htmlx
+package boundary
 
 import (
 	"unicode"

@@ -1067,22 +1067,6 @@ func classHash(val []byte) uint32 {
 	return h
 }
 
-func asciiEqualFold(b []byte, lower string) bool {
-	if len(b) != len(lower) {
-		return false
-	}
-	for i := 0; i < len(b); i++ {
-		c := b[i]
-		if 'A' <= c && c <= 'Z' {
-			c += 'a' - 'A'
-		}
-		if c != lower[i] {
-			return false
-		}
-	}
-	return true
-}
-
 func (p *parser) startTag(selfClosing bool) {
 	z := p.z
 	nameBytes, hasAttr := z.TagName()
@@ -1812,4 +1796,51 @@ func (p *parser) inTableMode() bool {
 	e := p.current()
 	t := p.top[idTable]
 	return e != nil && t >= 0 && t >= e.tableScope && t > maxPos(p.top[idTD], p.top[idTH]) && t > p.top[idCaption]
+}
+
+// subtreeEnd returns the node after n's subtree in document order.
+func subtreeEnd(nodes []node, n int32) int32 {
+	for ; n != nilNode; n = nodes[n].parent {
+		if nodes[n].next != nilNode {
+			return nodes[n].next
+		}
+	}
+	return int32(len(nodes))
+}
+
+// isBlockTag reports an element that starts a block of its own.
+func isBlockTag(a atom.Atom) bool {
+	switch a {
+	case atom.Address, atom.Article, atom.Aside, atom.Blockquote, atom.Body,
+		atom.Center, atom.Dd, atom.Details, atom.Dialog, atom.Dir, atom.Div,
+		atom.Dl, atom.Dt, atom.Fieldset, atom.Figcaption, atom.Figure,
+		atom.Footer, atom.Form, atom.H1, atom.H2, atom.H3, atom.H4, atom.H5,
+		atom.H6, atom.Header, atom.Hgroup, atom.Hr, atom.Legend, atom.Li,
+		atom.Listing, atom.Main, atom.Menu, atom.Nav, atom.Ol, atom.P,
+		atom.Pre, atom.Section, atom.Summary, atom.Table, atom.Caption,
+		atom.Tbody, atom.Thead, atom.Tfoot, atom.Tr, atom.Td, atom.Th,
+		atom.Ul, atom.Xmp, atom.Plaintext, atom.Search, atom.Html,
+		atom.Frameset, atom.Noscript, atom.Picture:
+		return true
+	}
+	return false
+}
+
+// headingLevel returns the level of a heading element, 1 to 6, or 0.
+func headingLevel(a atom.Atom) int {
+	switch a {
+	case atom.H1:
+		return 1
+	case atom.H2:
+		return 2
+	case atom.H3:
+		return 3
+	case atom.H4:
+		return 4
+	case atom.H5:
+		return 5
+	case atom.H6:
+		return 6
+	}
+	return 0
 }

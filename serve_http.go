@@ -58,27 +58,15 @@ func serveHTTP(ctx context.Context, l *mcp.Listener, svc *lazyServices, log *slo
 // httpSettings turns [service.http] and its callers into the listener's
 // settings. The tokens are copied as bytes; they are never logged.
 func httpSettings(cfg *config.Config) mcp.HTTPSettings {
-	h := cfg.HTTP
-	set := mcp.HTTPSettings{
-		Bind:              h.Bind,
-		AllowedHosts:      h.AllowedHosts,
-		AllowedOrigins:    h.AllowedOrigins,
-		NoLegacyRevisions: !h.LegacyRevisions,
-		MaxConnections:    h.MaxConnections,
-		MaxRequestBytes:   h.MaxRequestBytes,
-		IdleTimeout:       time.Duration(h.IdleTimeoutS) * time.Second,
-		MaxStreams:        h.MaxStreams,
-		RequestTimeout:    time.Duration(h.RequestTimeoutS) * time.Second,
-		MaxSessions:       h.MaxSessions,
-	}
+	set := cfg.HTTP
 	// allowed_hosts empty means the loopback names and the bind host (the
 	// book's [service.http] table); 0.0.0.0 and :: need the list, which
 	// the configuration already requires.
-	if ap, err := netip.ParseAddrPort(h.Bind); err == nil && len(set.AllowedHosts) == 0 &&
+	if ap, err := netip.ParseAddrPort(set.Bind); err == nil && len(set.AllowedHosts) == 0 &&
 		!ap.Addr().IsLoopback() && !ap.Addr().IsUnspecified() {
-		set.AllowedHosts = []string{h.Bind}
+		set.AllowedHosts = []string{set.Bind}
 	}
-	for _, c := range h.Callers {
+	for _, c := range cfg.HTTPCallers {
 		set.Callers = append(set.Callers, mcp.HTTPCaller{ID: c.ID, Token: []byte(c.Token.Reveal())})
 	}
 	return set

@@ -43,6 +43,21 @@ type Settings struct {
 	MaxCharsCeiling   int
 }
 
+// DefaultSettings are the book's defaults of the protocol surface:
+// structured content and engine_status on, the shutdown grace of LIM-O1
+// and the rates of LIM-C6 to LIM-C8. The bounds of the tools' arguments
+// are search's and fetch's.
+func DefaultSettings() Settings {
+	return Settings{
+		StructuredContent: true,
+		Shutdown:          defaultShutdown,
+		StatusEnabled:     true,
+		SearchPerMinute:   defaultSearchPerMinute,
+		FetchPerMinute:    defaultFetchPerMinute,
+		StatusPerMinute:   defaultStatusPerMinute,
+	}
+}
+
 const (
 	defaultShutdown = 3 * time.Second
 	// callerLocal is the caller of every call on stdio and on a loopback

@@ -116,28 +116,28 @@ func (s *Server) ListenHTTP(set HTTPSettings) (*Listener, error) {
 	set = httpDefaults(set)
 	host, port, err := net.SplitHostPort(set.Bind)
 	if err != nil {
-		return nil, fmt.Errorf("service.http.bind: %v", err)
+		return nil, &SettingError{Key: "service.http.bind", Err: err}
 	}
 	loopback := isLoopbackHost(host)
 	if !loopback && len(set.Callers) == 0 {
-		return nil, errors.New("service.http.auth.callers: a bind off loopback requires callers")
+		return nil, &SettingError{Key: "service.http.auth.callers", Err: errors.New("a bind off loopback requires callers")}
 	}
 	if !loopback && len(set.AllowedHosts) == 0 {
-		return nil, errors.New("service.http.allowed_hosts: a bind off loopback requires allowed hosts")
+		return nil, &SettingError{Key: "service.http.allowed_hosts", Err: errors.New("a bind off loopback requires allowed hosts")}
 	}
 	seen := map[string]bool{}
 	for i, c := range set.Callers {
 		if c.ID == "" || seen[c.ID] {
-			return nil, fmt.Errorf("service.http.auth.callers[%d].id: missing or not unique", i)
+			return nil, &SettingError{Key: fmt.Sprintf("service.http.auth.callers[%d].id", i), Err: errors.New("missing or not unique")}
 		}
 		seen[c.ID] = true
 		if len(c.Token) < minTokenBytes {
-			return nil, fmt.Errorf("service.http.auth.callers[%d]: the token of %q is shorter than %d bytes", i, c.ID, minTokenBytes)
+			return nil, &SettingError{Key: fmt.Sprintf("service.http.auth.callers[%d]", i), Err: fmt.Errorf("the token of %q is shorter than %d bytes", c.ID, minTokenBytes)}
 		}
 	}
 	ln, err := net.Listen("tcp", set.Bind)
 	if err != nil {
-		return nil, fmt.Errorf("service.http.bind: %v", err)
+		return nil, &SettingError{Key: "service.http.bind", Err: err}
 	}
 	if port == "0" {
 		_, port, _ = net.SplitHostPort(ln.Addr().String())
@@ -176,6 +176,21 @@ func (s *Server) ListenHTTP(set HTTPSettings) (*Listener, error) {
 	s.log.Info(eventListening, "address", l.Addr().String(), "callers", len(l.callers))
 	return l, nil
 }
+
+// SettingError is a setting the listener refuses, or a bind that failed:
+// Key names the setting as the configuration does ("service.http.bind"),
+// Err says why and wraps the cause (a *net.OpError with the system's
+// errno for a bind), so that main tells the causes apart with errors.Is
+// and errors.As.
+type SettingError struct {
+	Key string
+	Err error
+}
+
+func (e *SettingError) Error() string { return e.Key + ": " + e.Err.Error() }
+
+// Unwrap returns the cause.
+func (e *SettingError) Unwrap() error { return e.Err }
 
 // DefaultHTTPSettings are the book's defaults of [service.http]: a
 // loopback bind, no callers, the legacy revisions served, LIM-H1 to LIM-H6.

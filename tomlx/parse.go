@@ -527,7 +527,7 @@ func (p *parser) value(depth int, path []string) (*Value, *Error) {
 		var s string
 		var err *Error
 		if p.hasPrefix(`"""`) {
-			s, err = p.multiLineBasicString()
+			s, err = p.multiLineString('"')
 		} else {
 			s, err = p.basicString()
 		}
@@ -539,7 +539,7 @@ func (p *parser) value(depth int, path []string) (*Value, *Error) {
 		var s string
 		var err *Error
 		if p.hasPrefix(`'''`) {
-			s, err = p.multiLineLiteralString()
+			s, err = p.multiLineString('\'')
 		} else {
 			s, err = p.literalString()
 		}

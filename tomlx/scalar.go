@@ -85,7 +85,9 @@ func digitRun(tok []byte, i int, isDigitOf func(byte) bool) (end int, ok bool) {
 	return j, true
 }
 
-func isHexDigit(c byte) bool   { return hexValue(c) >= 0 }
+func isHexDigit(c byte) bool {
+	return c >= '0' && c <= '9' || c|0x20 >= 'a' && c|0x20 <= 'f'
+}
 func isOctalDigit(c byte) bool { return c >= '0' && c <= '7' }
 func isBinaryDigit(c byte) bool {
 	return c == '0' || c == '1'

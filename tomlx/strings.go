@@ -1,6 +1,9 @@
 package tomlx
 
-import "unicode/utf8"
+import (
+	"strconv"
+	"unicode/utf8"
+)
 
 // The four string forms. checkBytes has already refused control characters
 // and lone carriage returns, so the loops look only for delimiters,
@@ -78,7 +81,11 @@ func (p *parser) closeQuotes(buf []byte, quote byte) (out []byte, closed bool, e
 	return buf, true, nil
 }
 
-func (p *parser) multiLineBasicString() (string, *Error) {
+// multiLineString reads a multi-line string whose delimiter is three of
+// quote: a basic one (") with escapes and line-ending backslashes, or a
+// literal one (') without.
+func (p *parser) multiLineString(quote byte) (string, *Error) {
+	basic := quote == '"'
 	p.pos += 3
 	if p.atNewline() {
 		p.newline()
@@ -88,46 +95,32 @@ func (p *parser) multiLineBasicString() (string, *Error) {
 		if p.eof() {
 			return "", p.errHere("a multi-line string is not closed")
 		}
-		switch c := p.src[p.pos]; c {
-		case '"':
+		switch c := p.src[p.pos]; {
+		case c == quote:
 			var closed bool
 			var err *Error
-			if buf, closed, err = p.closeQuotes(buf, '"'); err != nil {
+			if buf, closed, err = p.closeQuotes(buf, quote); err != nil {
 				return "", err
 			}
 			if closed {
 				return string(buf), nil
 			}
-		case '\\':
-			j := p.pos + 1
-			for j < len(p.src) && (p.src[j] == ' ' || p.src[j] == '\t') {
-				j++
-			}
-			if j < len(p.src) && (p.src[j] == '\n' || p.src[j] == '\r') {
-				// A line-ending backslash: drop it and all whitespace and
-				// line ends after it.
-				p.pos = j
-				for {
-					p.skipWS()
-					if !p.atNewline() {
-						break
-					}
-					p.newline()
-				}
+		case c == '\\' && basic:
+			if p.lineEndingBackslash() {
 				continue
 			}
 			var err *Error
 			if buf, err = p.escape(buf); err != nil {
 				return "", err
 			}
-		case '\n', '\r':
+		case c == '\n' || c == '\r':
 			buf = append(buf, '\n')
 			p.newline()
 		default:
 			start := p.pos
 			for p.pos < len(p.src) {
 				c := p.src[p.pos]
-				if c == '"' || c == '\\' || c == '\n' || c == '\r' {
+				if c == quote || c == '\n' || c == '\r' || basic && c == '\\' {
 					break
 				}
 				p.pos++
@@ -137,40 +130,24 @@ func (p *parser) multiLineBasicString() (string, *Error) {
 	}
 }
 
-func (p *parser) multiLineLiteralString() (string, *Error) {
-	p.pos += 3
-	if p.atNewline() {
-		p.newline()
+// lineEndingBackslash skips a backslash that ends its line (white space
+// may follow it) and all white space and line ends after it, and reports
+// whether there was one.
+func (p *parser) lineEndingBackslash() bool {
+	j := p.pos + 1
+	for j < len(p.src) && (p.src[j] == ' ' || p.src[j] == '\t') {
+		j++
 	}
-	buf := []byte{}
+	if j >= len(p.src) || p.src[j] != '\n' && p.src[j] != '\r' {
+		return false
+	}
+	p.pos = j
 	for {
-		if p.eof() {
-			return "", p.errHere("a multi-line string is not closed")
+		p.skipWS()
+		if !p.atNewline() {
+			return true
 		}
-		switch c := p.src[p.pos]; c {
-		case '\'':
-			var closed bool
-			var err *Error
-			if buf, closed, err = p.closeQuotes(buf, '\''); err != nil {
-				return "", err
-			}
-			if closed {
-				return string(buf), nil
-			}
-		case '\n', '\r':
-			buf = append(buf, '\n')
-			p.newline()
-		default:
-			start := p.pos
-			for p.pos < len(p.src) {
-				c := p.src[p.pos]
-				if c == '\'' || c == '\n' || c == '\r' {
-					break
-				}
-				p.pos++
-			}
-			buf = append(buf, p.src[start:p.pos]...)
-		}
+		p.newline()
 	}
 }
 
@@ -206,34 +183,19 @@ func (p *parser) escape(buf []byte) ([]byte, *Error) {
 			digits = 8
 			msg = `a \U escape needs exactly 8 hexadecimal digits`
 		}
-		var r uint32
-		for i := 0; i < digits; i++ {
-			if p.pos >= len(p.src) {
-				return nil, &Error{Msg: msg, Line: line, Col: col}
-			}
-			h := hexValue(p.src[p.pos])
-			if h < 0 {
-				return nil, &Error{Msg: msg, Line: line, Col: col}
-			}
-			r = r<<4 | uint32(h)
-			p.pos++
+		if p.pos+digits > len(p.src) {
+			return nil, &Error{Msg: msg, Line: line, Col: col}
 		}
+		// base 16 given: no sign, no prefix, no underscore is read
+		r, err := strconv.ParseUint(string(p.src[p.pos:p.pos+digits]), 16, 32)
+		if err != nil {
+			return nil, &Error{Msg: msg, Line: line, Col: col}
+		}
+		p.pos += digits
 		if r > utf8.MaxRune || r >= 0xD800 && r <= 0xDFFF {
 			return nil, &Error{Msg: "an escape names a code point that is not a Unicode character (a surrogate or above U+10FFFF)", Line: line, Col: col}
 		}
 		return utf8.AppendRune(buf, rune(r)), nil
 	}
 	return nil, &Error{Msg: `an escape sequence is not valid; TOML 1.0 has \b \t \n \f \r \" \\ \uXXXX and \UXXXXXXXX`, Line: line, Col: col}
-}
-
-func hexValue(c byte) int {
-	switch {
-	case c >= '0' && c <= '9':
-		return int(c - '0')
-	case c >= 'a' && c <= 'f':
-		return int(c-'a') + 10
-	case c >= 'A' && c <= 'F':
-		return int(c-'A') + 10
-	}
-	return -1
 }

@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"log/slog"
 	"time"
@@ -84,7 +85,7 @@ func toolNameShaped(s string) bool {
 // call has no answer. Refused calls (REQ-OBS-007) are those the adapter
 // refuses (arguments, rate limit) and every denied or invalid_request error
 // of a service; each is logged as refused and counted per tool and reason.
-func (s *Server) runCall(ctx context.Context, caller string, spec *toolSpec, rawArgs rawValue, rev *revision) ([]byte, bool) {
+func (s *Server) runCall(ctx context.Context, caller string, spec *toolSpec, rawArgs json.RawMessage, rev *revision) ([]byte, bool) {
 	start := s.now()
 	var (
 		body    []byte

@@ -21,15 +21,6 @@ const (
 	codeUnsupportedVersion = -32022
 )
 
-// rawValue keeps the exact bytes of one JSON value, null included, so that
-// a present null is told apart from an absent member.
-type rawValue []byte
-
-func (r *rawValue) UnmarshalJSON(b []byte) error {
-	*r = append((*r)[:0], b...)
-	return nil
-}
-
 // msgKind classifies a decoded line.
 type msgKind int
 
@@ -45,7 +36,7 @@ type message struct {
 	kind   msgKind
 	id     []byte
 	method string
-	params map[string]rawValue // nil when absent
+	params map[string]json.RawMessage // nil when absent
 }
 
 // rpcError is a protocol error answered instead of a result.
@@ -121,12 +112,12 @@ func decodeMessage(line []byte) (*message, []byte, *rpcError) {
 // members, each value kept as its exact bytes; a later duplicate key wins,
 // as encoding/json decides. ok is false (and the map nil) when raw is not
 // an object. Keys with escapes are unescaped by encoding/json.
-func members(raw []byte) (map[string]rawValue, bool) {
+func members(raw []byte) (map[string]json.RawMessage, bool) {
 	i := skipSpace(raw, 0)
 	if i >= len(raw) || raw[i] != '{' {
 		return nil, false
 	}
-	out := map[string]rawValue{}
+	out := map[string]json.RawMessage{}
 	i = skipSpace(raw, i+1)
 	for i < len(raw) && raw[i] != '}' {
 		kEnd := stringEnd(raw, i)
@@ -142,7 +133,7 @@ func members(raw []byte) (map[string]rawValue, bool) {
 		i = skipSpace(raw, kEnd)
 		i = skipSpace(raw, i+1) // the ':'
 		vEnd := valueEnd(raw, i)
-		out[k] = rawValue(raw[i:vEnd])
+		out[k] = json.RawMessage(raw[i:vEnd])
 		i = skipSpace(raw, vEnd)
 		if i < len(raw) && raw[i] == ',' {
 			i = skipSpace(raw, i+1)

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/base64"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -552,7 +553,7 @@ func headerMismatch(what string) *rpcError {
 func (l *Listener) serveMessage(ctx context.Context, w http.ResponseWriter, r *http.Request, caller string, m *message) {
 	headerVersion := r.Header.Get("MCP-Protocol-Version")
 	meta, hasMeta := metaOf(m)
-	var bodyVersion rawValue
+	var bodyVersion json.RawMessage
 	stateless := false
 	if hasMeta {
 		bodyVersion, stateless = meta[metaProtocolVersion]
@@ -580,7 +581,7 @@ func (l *Listener) serveMessage(ctx context.Context, w http.ResponseWriter, r *h
 
 // serveStateless checks the protocol headers against the body and answers
 // the request in a session of its own.
-func (l *Listener) serveStateless(ctx context.Context, w http.ResponseWriter, r *http.Request, caller string, m *message, meta map[string]rawValue, headerVersion string, bodyVersion rawValue) {
+func (l *Listener) serveStateless(ctx context.Context, w http.ResponseWriter, r *http.Request, caller string, m *message, meta map[string]json.RawMessage, headerVersion string, bodyVersion json.RawMessage) {
 	bad := func(e *rpcError) {
 		l.srv.refused.add(httpCounters, reasonBadRequest)
 		rpcRefusal(w, http.StatusBadRequest, m.id, e)

@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"encoding/json"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -252,7 +253,7 @@ func methodNotFound() *rpcError {
 	return &rpcError{code: codeMethodNotFound, message: "Method not found"}
 }
 
-func metaOf(m *message) (map[string]rawValue, bool) {
+func metaOf(m *message) (map[string]json.RawMessage, bool) {
 	raw, ok := m.params["_meta"]
 	if !ok || firstByte(raw) != '{' {
 		return nil, false
@@ -263,7 +264,7 @@ func metaOf(m *message) (map[string]rawValue, bool) {
 // modernRevision checks the per-request metadata of the stateless
 // revision: a served version (else -32022) and a capabilities object (else
 // -32602, as the revision says of a missing required field).
-func (ss *session) modernRevision(meta map[string]rawValue) (*revision, *rpcError) {
+func (ss *session) modernRevision(meta map[string]json.RawMessage) (*revision, *rpcError) {
 	v, isStr := stringArg(meta[metaProtocolVersion])
 	rev := revisionOf(v)
 	if !isStr || rev == nil || !rev.stateless {

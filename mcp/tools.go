@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"encoding/json"
 	"strconv"
 	"sync"
 
@@ -113,7 +114,7 @@ type toolSpec struct {
 	limit int
 	// prepare validates the decoded arguments (REQ-MCP-004) into a call of
 	// the tool's service, not yet started; the handler of the tool.
-	prepare func(args map[string]rawValue, order []string) (toolRun, *tool.Error)
+	prepare func(args map[string]json.RawMessage, order []string) (toolRun, *tool.Error)
 }
 
 // toolRun runs one validated call: the encoded response and its outcome,
@@ -361,7 +362,7 @@ func (c *catalog) webSearch(s Settings, search Searcher) *toolSpec {
 		params:      keys(props),
 		limit:       orDefault(s.SearchPerMinute, defaultSearchPerMinute),
 	}
-	t.prepare = func(args map[string]rawValue, order []string) (toolRun, *tool.Error) {
+	t.prepare = func(args map[string]json.RawMessage, order []string) (toolRun, *tool.Error) {
 		req, terr := c.validateSearch(t, s, args, order)
 		if terr != nil {
 			return nil, terr
@@ -399,7 +400,7 @@ func webFetch(s Settings, fetch Fetcher) *toolSpec {
 		params:      keys(props),
 		limit:       orDefault(s.FetchPerMinute, defaultFetchPerMinute),
 	}
-	t.prepare = func(args map[string]rawValue, order []string) (toolRun, *tool.Error) {
+	t.prepare = func(args map[string]json.RawMessage, order []string) (toolRun, *tool.Error) {
 		req, terr := validateFetch(t, s, args, order)
 		if terr != nil {
 			return nil, terr
@@ -430,7 +431,7 @@ func engineStatus(s Settings, search Searcher) *toolSpec {
 		openWorld:   false,
 		limit:       orDefault(s.StatusPerMinute, defaultStatusPerMinute),
 	}
-	t.prepare = func(_ map[string]rawValue, order []string) (toolRun, *tool.Error) {
+	t.prepare = func(_ map[string]json.RawMessage, order []string) (toolRun, *tool.Error) {
 		if terr := validateStatus(order); terr != nil {
 			return nil, terr
 		}

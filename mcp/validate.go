@@ -19,9 +19,9 @@ import (
 
 // decodeArguments decodes the arguments member of tools/call: absent or null is
 // {}, anything but an object is refused.
-func decodeArguments(raw rawValue) (map[string]rawValue, []string, *tool.Error) {
+func decodeArguments(raw json.RawMessage) (map[string]json.RawMessage, []string, *tool.Error) {
 	if raw == nil || string(raw) == "null" {
-		return map[string]rawValue{}, nil, nil
+		return map[string]json.RawMessage{}, nil, nil
 	}
 	if firstByte(raw) != '{' {
 		return nil, nil, tool.InvalidArguments()
@@ -35,12 +35,12 @@ func decodeArguments(raw rawValue) (map[string]rawValue, []string, *tool.Error) 
 
 // decodeObject decodes a JSON object and the order of its member names;
 // of a name written twice the last value counts.
-func decodeObject(raw []byte) (map[string]rawValue, []string, error) {
+func decodeObject(raw []byte) (map[string]json.RawMessage, []string, error) {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
 		return nil, nil, errNotObject
 	}
-	m := make(map[string]rawValue)
+	m := make(map[string]json.RawMessage)
 	var order []string
 	for dec.More() {
 		tok, err := dec.Token()
@@ -58,7 +58,7 @@ func decodeObject(raw []byte) (map[string]rawValue, []string, error) {
 		if _, dup := m[key]; !dup {
 			order = append(order, key)
 		}
-		m[key] = rawValue(v)
+		m[key] = json.RawMessage(v)
 	}
 	return m, order, nil
 }
@@ -85,7 +85,7 @@ func firstUnknown(order []string, params []string) (string, bool) {
 // jsonInteger reads an integer argument. A number whose value is whole is an
 // integer (5.0 and 5e0 are 5); a fraction, a string or any other type is
 // not. Values beyond ±2^62 are reported as out of range.
-func jsonInteger(raw rawValue) (v int64, isInt, inRange bool) {
+func jsonInteger(raw json.RawMessage) (v int64, isInt, inRange bool) {
 	s := string(raw)
 	if s == "" || !(s[0] == '-' || s[0] >= '0' && s[0] <= '9') {
 		return 0, false, false
@@ -153,7 +153,7 @@ func jsonInteger(raw rawValue) (v int64, isInt, inRange bool) {
 
 // intArg validates an optional integer in [min, max]; def is used when the
 // argument is absent.
-func intArg(args map[string]rawValue, name string, min, max, def int64) (int64, *tool.Error) {
+func intArg(args map[string]json.RawMessage, name string, min, max, def int64) (int64, *tool.Error) {
 	raw, ok := args[name]
 	if !ok {
 		return def, nil
@@ -169,7 +169,7 @@ func intArg(args map[string]rawValue, name string, min, max, def int64) (int64, 
 }
 
 // stringArg reads a string argument.
-func stringArg(raw rawValue) (string, bool) {
+func stringArg(raw json.RawMessage) (string, bool) {
 	if firstByte(raw) != '"' {
 		return "", false
 	}
@@ -182,7 +182,7 @@ func stringArg(raw rawValue) (string, bool) {
 
 // enumArg validates an optional enumerated string. A value of another type
 // is refused like an unknown value, with the list of allowed values.
-func enumArg[T ~string](args map[string]rawValue, name string, allowed []T, def T) (T, *tool.Error) {
+func enumArg[T ~string](args map[string]json.RawMessage, name string, allowed []T, def T) (T, *tool.Error) {
 	raw, ok := args[name]
 	if !ok {
 		return def, nil
@@ -203,7 +203,7 @@ func enumArg[T ~string](args map[string]rawValue, name string, allowed []T, def 
 }
 
 // validateSearch turns the arguments of web_search into a complete request.
-func (c *catalog) validateSearch(t *toolSpec, s Settings, args map[string]rawValue, order []string) (tool.SearchRequest, *tool.Error) {
+func (c *catalog) validateSearch(t *toolSpec, s Settings, args map[string]json.RawMessage, order []string) (tool.SearchRequest, *tool.Error) {
 	var req tool.SearchRequest
 	if name, ok := firstUnknown(order, t.params); ok && !(name == "language" && !c.languageParam && len(c.languages) == 1) {
 		return req, tool.UnknownParameter(name, t.params)
@@ -256,7 +256,7 @@ func (c *catalog) validateSearch(t *toolSpec, s Settings, args map[string]rawVal
 }
 
 // validateFetch turns the arguments of web_fetch into a complete request.
-func validateFetch(t *toolSpec, s Settings, args map[string]rawValue, order []string) (tool.FetchRequest, *tool.Error) {
+func validateFetch(t *toolSpec, s Settings, args map[string]json.RawMessage, order []string) (tool.FetchRequest, *tool.Error) {
 	var req tool.FetchRequest
 	if name, ok := firstUnknown(order, t.params); ok {
 		return req, tool.UnknownParameter(name, t.params)

@@ -1,7 +1,6 @@
 package search
 
 import (
-	"context"
 	"sync"
 	"time"
 )
@@ -74,29 +73,3 @@ func (b *bucket) block(until time.Time) {
 		b.tokens = 0
 	}
 }
-
-// semaphore is a counting semaphore whose acquisition honours a context.
-type semaphore chan struct{}
-
-func newSemaphore(n int) semaphore {
-	if n < 1 {
-		n = 1
-	}
-	return make(semaphore, n)
-}
-
-func (s semaphore) acquire(ctx context.Context) bool {
-	select {
-	case s <- struct{}{}:
-		return true
-	default:
-	}
-	select {
-	case s <- struct{}{}:
-		return true
-	case <-ctx.Done():
-		return false
-	}
-}
-
-func (s semaphore) release() { <-s }

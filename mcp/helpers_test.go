@@ -197,7 +197,7 @@ func startSession(t *testing.T, srv *Server) *stdioPeer {
 		inR.Close()
 		select {
 		case <-s.done:
-		case <-after(10 * time.Second):
+		case <-time.After(10 * time.Second):
 			t.Error("ServeStdio did not return")
 		}
 	})
@@ -223,7 +223,7 @@ func (s *stdioPeer) recv() []byte {
 			s.t.Fatalf("an answer line without newline: %q", l)
 		}
 		return bytes.TrimSuffix(l, []byte("\n"))
-	case <-after(10 * time.Second):
+	case <-time.After(10 * time.Second):
 		s.t.Fatal("no answer within 10 s")
 		return nil
 	}
@@ -246,19 +246,19 @@ func (s *stdioPeer) noAnswer(d time.Duration) {
 	select {
 	case l := <-s.lines:
 		s.t.Fatalf("unexpected answer: %s", l)
-	case <-after(d):
+	case <-time.After(d):
 	}
 }
 
 // closeInput closes the input and returns how long ServeStdio took to end.
 func (s *stdioPeer) closeInput() (time.Duration, error) {
-	start := wallClock()
+	start := time.Now()
 	s.in.Close()
 	select {
 	case err := <-s.done:
 		s.done <- err
-		return elapsedSince(start), err
-	case <-after(15 * time.Second):
+		return time.Since(start), err
+	case <-time.After(15 * time.Second):
 		s.t.Fatal("ServeStdio did not return after end of input")
 		return 0, nil
 	}
@@ -364,9 +364,9 @@ func newTestServer(t *testing.T, s Settings, search *fakeSearch, fetch *fakeFetc
 // waitFor polls cond for up to 10 s.
 func waitFor(t *testing.T, cond func() bool) {
 	t.Helper()
-	deadline := wallClock().Add(10 * time.Second)
+	deadline := time.Now().Add(10 * time.Second)
 	for !cond() {
-		if wallClock().After(deadline) {
+		if time.Now().After(deadline) {
 			t.Fatal("condition not reached within 10 s")
 		}
 		time.Sleep(2 * time.Millisecond)

@@ -57,7 +57,7 @@ func (tl *testListener) stop() error {
 	case err := <-tl.done:
 		tl.done <- err
 		return err
-	case <-after(15 * time.Second):
+	case <-time.After(15 * time.Second):
 		tl.t.Error("Serve did not return")
 		return nil
 	}

@@ -253,7 +253,7 @@ func TestREQ_SEC_022_Status408ToolStillRunning(t *testing.T) {
 	}
 	select {
 	case <-b.cancelled:
-	case <-after(5 * time.Second):
+	case <-time.After(5 * time.Second):
 		t.Fatal("the call was not cancelled")
 	}
 	if !strings.Contains(logs.String(), `"event":"http_refused","reason":"request_timeout"`) {
@@ -593,7 +593,7 @@ func TestREQ_MCP_007_ClosedStreamCancels(t *testing.T) {
 			cancel()
 			select {
 			case <-b.cancelled:
-			case <-after(5 * time.Second):
+			case <-time.After(5 * time.Second):
 				t.Fatal("the service never saw the cancellation")
 			}
 			<-done
@@ -623,7 +623,7 @@ func TestREQ_OPS_002_HTTPShutdownLetsCallsFinish(t *testing.T) {
 	select {
 	case <-stopped:
 		t.Fatal("Serve returned with a call in flight")
-	case <-after(100 * time.Millisecond):
+	case <-time.After(100 * time.Millisecond):
 	}
 	close(release)
 	if r := <-got; r.status != 200 || r.errCode(t) != 0 {
@@ -658,7 +658,7 @@ func TestREQ_OPS_002_HTTPShutdownIsBounded(t *testing.T) {
 		if err != nil {
 			t.Error(err)
 		}
-	case <-after(10 * time.Second):
+	case <-time.After(10 * time.Second):
 		t.Fatal("Serve did not return")
 	}
 }

@@ -102,9 +102,9 @@ func (g *gateListener) acceptLoop() {
 			}
 			t := newTimer(acceptBackoff)
 			select {
-			case <-t.C():
+			case <-t.C:
 			case <-g.done:
-				t.stop()
+				t.Stop()
 				return
 			}
 			continue

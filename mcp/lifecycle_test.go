@@ -32,7 +32,7 @@ func (b *blockingFetch) fake() *fakeFetch {
 			<-b.release
 		} else {
 			<-ctx.Done()
-			b.cancelled <- wallClock()
+			b.cancelled <- time.Now()
 		}
 		return &tool.FetchResponse{Outcome: tool.OutcomeOK, URL: req.URL}, nil
 	}}
@@ -42,7 +42,7 @@ func waitStarted(t *testing.T, b *blockingFetch) {
 	t.Helper()
 	select {
 	case <-b.started:
-	case <-after(10 * time.Second):
+	case <-time.After(10 * time.Second):
 		t.Fatal("the fetch did not start")
 	}
 }
@@ -55,14 +55,14 @@ func TestREQ_MCP_007_CancellationAbortsAndAnswersNothing(t *testing.T) {
 		s := startSession(t, newTestServer(t, testSettings(), &fakeSearch{}, b.fake(), nil, nil))
 		s.send(`{"jsonrpc":"2.0","id":` + id + `,"method":"tools/call","params":{"name":"web_fetch","arguments":{"url":"https://example.org/"},` + modernMeta + `}}`)
 		waitStarted(t, b)
-		sent := wallClock()
+		sent := time.Now()
 		s.send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":` + id + `,"reason":"user"}}`)
 		select {
 		case at := <-b.cancelled:
 			if d := at.Sub(sent); d > 500*time.Millisecond {
 				t.Errorf("the service saw the cancellation after %v (LIM-O2 is 500 ms)", d)
 			}
-		case <-after(5 * time.Second):
+		case <-time.After(5 * time.Second):
 			t.Fatal("the service never saw the cancellation")
 		}
 		s.send(call("next", "engine_status", `{}`))
@@ -174,7 +174,7 @@ func TestREQ_MCP_002_EndOfInputShutsDownWithinTheLimit(t *testing.T) {
 		if !ignore {
 			select {
 			case <-b.cancelled:
-			case <-after(time.Second):
+			case <-time.After(time.Second):
 				t.Error("the call was not cancelled")
 			}
 		}
@@ -197,7 +197,7 @@ func TestREQ_OPS_002_SignalShutsDownPromptly(t *testing.T) {
 		go func() { done <- srv.ServeStdio(ctx, inR, out) }()
 		io.WriteString(inW, call(1, "web_fetch", `{"url":"https://example.org/"}`)+"\n")
 		waitStarted(t, b)
-		start := wallClock()
+		start := time.Now()
 		cancel()
 		select {
 		case err := <-done:
@@ -206,10 +206,10 @@ func TestREQ_OPS_002_SignalShutsDownPromptly(t *testing.T) {
 			}
 			// Within the shutdown time although the service ignores its
 			// context (in practice at once).
-			if d := elapsedSince(start); d > testSettings().Shutdown {
+			if d := time.Since(start); d > testSettings().Shutdown {
 				t.Errorf("returned after %v", d)
 			}
-		case <-after(5 * time.Second):
+		case <-time.After(5 * time.Second):
 			t.Fatal("ServeStdio did not return")
 		}
 		close(b.release)
@@ -225,24 +225,24 @@ func TestREQ_OPS_002_SignalShutsDownPromptly(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
 		done := make(chan error, 1)
 		go func() { done <- srv.ServeStdio(ctx, inR, io.Discard) }()
-		start := wallClock()
+		start := time.Now()
 		cancel()
 		select {
 		case <-done:
-			if d := elapsedSince(start); d > 2*time.Second {
+			if d := time.Since(start); d > 2*time.Second {
 				t.Errorf("returned after %v", d)
 			}
-		case <-after(5 * time.Second):
+		case <-time.After(5 * time.Second):
 			t.Fatal("ServeStdio did not return")
 		}
 	})
 	t.Run("end of input before the first message", func(t *testing.T) {
 		srv := newTestServer(t, testSettings(), &fakeSearch{}, &fakeFetch{}, nil, nil)
-		start := wallClock()
+		start := time.Now()
 		if err := srv.ServeStdio(context.Background(), strings.NewReader(""), io.Discard); err != nil {
 			t.Fatal(err)
 		}
-		if d := elapsedSince(start); d > 2*time.Second {
+		if d := time.Since(start); d > 2*time.Second {
 			t.Errorf("returned after %v", d)
 		}
 	})
@@ -263,7 +263,7 @@ func TestREQ_MCP_002_WriteErrorEndsServing(t *testing.T) {
 		if err == nil {
 			t.Error("no error for a closed output")
 		}
-	case <-after(5 * time.Second):
+	case <-time.After(5 * time.Second):
 		t.Fatal("ServeStdio did not return")
 	}
 }

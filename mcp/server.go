@@ -182,10 +182,10 @@ func (s *Server) startServing() (end func()) {
 func (s *Server) countersLoop(stop <-chan struct{}, ended chan<- struct{}) {
 	defer close(ended)
 	t := newTicker(counterInterval)
-	defer t.stop()
+	defer t.Stop()
 	for {
 		select {
-		case <-t.C():
+		case <-t.C:
 			s.refused.flush(context.Background(), s.log)
 		case <-stop:
 			return

@@ -111,13 +111,13 @@ func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) er
 		return w.writeErr()
 	case err := <-readDone:
 		writerDeadline := newTimer(s.set.Shutdown - margin/2)
-		defer writerDeadline.stop()
+		defer writerDeadline.Stop()
 		callsDeadline := newTimer(s.set.Shutdown - margin)
-		defer callsDeadline.stop()
+		defer callsDeadline.Stop()
 		ss.stopAccepting()
-		ss.waitCalls(ctx, callsDeadline.C())
+		ss.waitCalls(ctx, callsDeadline.C)
 		ss.cancelAll()
-		w.stopAt(writerDeadline.C())
+		w.stopAt(writerDeadline.C)
 		if err != nil && !errors.Is(err, io.EOF) {
 			return fmt.Errorf("mcp: reading the input: %w", err)
 		}
@@ -208,8 +208,8 @@ func (w *stdioWriter) write(_ []byte, gate answerGate, head, tail []byte) {
 // later one.
 func (w *stdioWriter) stop(d time.Duration) {
 	t := newTimer(d)
-	defer t.stop()
-	w.stopAt(t.C())
+	defer t.Stop()
+	w.stopAt(t.C)
 }
 
 func (w *stdioWriter) stopAt(deadline <-chan time.Time) {

@@ -2,6 +2,7 @@ package tomlx
 
 import (
 	"strconv"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -161,21 +162,12 @@ func (p *parser) escape(buf []byte) ([]byte, *Error) {
 	}
 	c := p.src[p.pos]
 	p.pos++
+	// the escapes of one letter, and the character each stands for
+	const letters, chars = `btnfr"\`, "\b\t\n\f\r\"\\"
+	if k := strings.IndexByte(letters, c); k >= 0 {
+		return append(buf, chars[k]), nil
+	}
 	switch c {
-	case 'b':
-		return append(buf, '\b'), nil
-	case 't':
-		return append(buf, '\t'), nil
-	case 'n':
-		return append(buf, '\n'), nil
-	case 'f':
-		return append(buf, '\f'), nil
-	case 'r':
-		return append(buf, '\r'), nil
-	case '"':
-		return append(buf, '"'), nil
-	case '\\':
-		return append(buf, '\\'), nil
 	case 'u', 'U':
 		digits := 4
 		msg := `a \u escape needs exactly 4 hexadecimal digits`

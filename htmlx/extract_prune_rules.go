@@ -168,7 +168,7 @@ const (
 // without it.
 var pruneRules = [...]pruneRule{
 	{name: "testimonials", on: pruneAlways, need: needNegative, apply: (*pruner).testimonials},
-	{name: "chrome", on: pruneAlways, need: needNegative, apply: (*pruner).chrome},
+	{name: "chrome", on: pruneAlways, need: needNegative, apply: (*pruner).chromeElement},
 	{name: "link-list", on: pruneStrict, apply: (*pruner).linkList},
 	{name: "button-link", on: pruneAlways, tag: atom.A, apply: (*pruner).buttonLink},
 	{name: "entry-date", on: pruneLenient, tag: atom.Time, apply: (*pruner).entryDate},
@@ -216,11 +216,11 @@ func (p *pruner) testimonials(i int32, nd *node, s *nodeStats) bool {
 	return false
 }
 
-// chrome: an element that looks like chrome and is not most of the
+// chromeElement: an element that looks like chrome and is not most of the
 // root's prose goes, unless it is the content (chromeIsContent) or a
 // part of a page builder's column.
 // Without it, TestExtractHTMLDropsComments fails.
-func (p *pruner) chrome(i int32, nd *node, s *nodeStats) bool {
+func (p *pruner) chromeElement(i int32, nd *node, s *nodeStats) bool {
 	if p.x.negative[i] && i >= p.quoted && s.good*2 <= p.rootGood && !(p.column && nd.parent == p.root) && !p.x.chromeIsContent(i, p.thread, p.kept, p.lenient) {
 		p.drop[i] = true
 		return true

@@ -1099,7 +1099,7 @@ func (p *parser) startTag(selfClosing bool) {
 			return
 		}
 	}
-	if p.headTag(a, hasAttr) {
+	if (a == atom.Meta || a == atom.Base || a == atom.Title) && p.headTag(a, hasAttr) {
 		return
 	}
 	formInTable := a == atom.Form && p.inTableMode()
@@ -1156,7 +1156,47 @@ func (p *parser) startTag(selfClosing bool) {
 	if veiled && skip {
 		p.current().veiled = true
 	}
-	p.opened(a, &at, formInTable)
+	if at.ldjson && p.t.ldjsonN < maxLDJSONBytes && len(p.t.ldjson) < maxLDJSONScripts {
+		p.current().ldjson = true
+		p.t.ldjson = append(p.t.ldjson, "")
+	}
+	if a == atom.Details && !at.open {
+		p.current().closed = true
+	}
+	switch a {
+	case atom.Td, atom.Th, atom.Caption, atom.Applet, atom.Object, atom.Marquee, atom.Template:
+		if len(p.afe) > 0 {
+			p.afe = append(p.afe, afeEntry{marker: true})
+			p.current().marker = true
+		}
+	}
+	if isFormatting(a) {
+		if at.hidden {
+			if p.afeHidden >= maxHiddenFormatting {
+				p.t.partial = true
+				p.stopped = true
+				return
+			}
+			p.afeHidden++
+		} else {
+			p.noahsArk(a)
+		}
+		p.afe = append(p.afe, afeEntry{tag: a, open: true, hidden: at.hidden})
+		p.current().afe = int32(len(p.afe) - 1)
+	}
+	switch a {
+	case atom.Pre, atom.Listing, atom.Textarea:
+		p.dropNewline = true
+	case atom.Form:
+		if p.top[idTemplate] < 0 {
+			p.formOpen = true
+		}
+		// a form in a table (outside a cell) holds nothing; browsers
+		// pop it at once
+		if formInTable {
+			p.popTo(len(p.stack) - 1)
+		}
+	}
 }
 
 // foreignStartTag handles a start tag inside svg or math: one that breaks
@@ -1313,53 +1353,6 @@ func (p *parser) elementNode(a atom.Atom, at *attrs) int32 {
 		parent, before = p.insertionPoint()
 	}
 	return p.appendNode(n, parent, before)
-}
-
-// opened keeps the books of an element just pushed: structured data, a
-// closed details, the markers and entries of the active formatting
-// elements, and what a pre or a form changes.
-func (p *parser) opened(a atom.Atom, at *attrs, formInTable bool) {
-	if at.ldjson && p.t.ldjsonN < maxLDJSONBytes && len(p.t.ldjson) < maxLDJSONScripts {
-		p.current().ldjson = true
-		p.t.ldjson = append(p.t.ldjson, "")
-	}
-	if a == atom.Details && !at.open {
-		p.current().closed = true
-	}
-	switch a {
-	case atom.Td, atom.Th, atom.Caption, atom.Applet, atom.Object, atom.Marquee, atom.Template:
-		if len(p.afe) > 0 {
-			p.afe = append(p.afe, afeEntry{marker: true})
-			p.current().marker = true
-		}
-	}
-	if isFormatting(a) {
-		if at.hidden {
-			if p.afeHidden >= maxHiddenFormatting {
-				p.t.partial = true
-				p.stopped = true
-				return
-			}
-			p.afeHidden++
-		} else {
-			p.noahsArk(a)
-		}
-		p.afe = append(p.afe, afeEntry{tag: a, open: true, hidden: at.hidden})
-		p.current().afe = int32(len(p.afe) - 1)
-	}
-	switch a {
-	case atom.Pre, atom.Listing, atom.Textarea:
-		p.dropNewline = true
-	case atom.Form:
-		if p.top[idTemplate] < 0 {
-			p.formOpen = true
-		}
-		// a form in a table (outside a cell) holds nothing; browsers
-		// pop it at once
-		if formInTable {
-			p.popTo(len(p.stack) - 1)
-		}
-	}
 }
 
 func selfClosingForeign(a atom.Atom, selfClosing bool) bool {

@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"rypsok/internal/config"
+	"rypsok/mcp"
 )
 
 // The end-to-end tests of network mode build the real binary, start
@@ -620,14 +621,22 @@ func TestHTTPSettingsFromTheConfiguration(t *testing.T) {
 	if len(set.Callers) != 1 || set.Callers[0].ID != "ops" || string(set.Callers[0].Token) != tok {
 		t.Fatal("callers do not reach the listener")
 	}
-	for _, c := range []struct{ err, key, reason string }{
-		{"service.http.bind: listen tcp 192.0.2.10:8737: bind: cannot assign requested address", "service.http.bind", "the address is not one of this host's"},
-		{"service.http.bind: listen tcp 127.0.0.1:80: bind: permission denied", "service.http.bind", "binding the address is not permitted"},
-		{"service.http.bind: address 127.0.0.1: missing port in address", "service.http.bind", "expected an address and port such as 127.0.0.1:8737"},
-		{"service.http.auth.callers: a bind off loopback requires callers", "service.http.auth.callers", "a bind off loopback requires callers"},
-		{"something else", "service.http", "the listener could not be started"},
+	bindErr := func(errno syscall.Errno, addr string) error {
+		return &mcp.SettingError{Key: "service.http.bind", Err: &net.OpError{Op: "listen", Net: "tcp",
+			Addr: &net.TCPAddr{IP: net.ParseIP(addr), Port: 8737}, Err: os.NewSyscallError("bind", errno)}}
+	}
+	for _, c := range []struct {
+		err         error
+		key, reason string
+	}{
+		{bindErr(syscall.EADDRNOTAVAIL, "192.0.2.10"), "service.http.bind", "the address is not one of this host's"},
+		{bindErr(syscall.EACCES, "127.0.0.1"), "service.http.bind", "binding the address is not permitted"},
+		{bindErr(syscall.EADDRINUSE, "127.0.0.1"), "service.http.bind", "the address is already in use"},
+		{&mcp.SettingError{Key: "service.http.bind", Err: &net.AddrError{Err: "missing port in address", Addr: "127.0.0.1"}}, "service.http.bind", "expected an address and port such as 127.0.0.1:8737"},
+		{&mcp.SettingError{Key: "service.http.auth.callers", Err: errors.New("a bind off loopback requires callers")}, "service.http.auth.callers", "a bind off loopback requires callers"},
+		{errors.New("something else"), "service.http", "the listener could not be started"},
 	} {
-		key, reason := startupFailure(errors.New(c.err))
+		key, reason := startupFailure(c.err)
 		if key != c.key || reason != c.reason || strings.Contains(reason, "listen tcp") || strings.Contains(reason, "192.0.2.10") {
 			t.Errorf("%q: %q %q", c.err, key, reason)
 		}

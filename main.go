@@ -1,33 +1,36 @@
 // Command rypsok is a headless meta-search service for AI agents: it serves
-// the MCP tools web_search, web_fetch and engine_status over stdio.
+// the MCP tools web_search, web_fetch and engine_status over stdio or
+// Streamable HTTP (serve --transport stdio|http), checks a configuration
+// (check), and runs the RAG Security Protocol commands (rsp secrets, rsp
+// ingest, rsp conformance).
 //
-// main.go is the command line: serve, check, --version and --help; it wires
-// the packages together and owns the exit codes (0 success, 1
-// configuration, 2 usage). It is the only code that names standard output.
+// main.go is the command line: it wires the packages together and owns
+// the exit codes: 0 success, 1 configuration (or a failed check, plugin
+// handshake or listener setting), 2 usage, 3 serve stopped because it
+// could not go on. cli.go holds what every command shares (the usage
+// text, reading the configuration, the signal context); serve_http.go is
+// network mode, rsp_cmd.go the rsp commands. It is the only code that
+// names standard output.
 package main
 
 import (
 	"context"
 	"crypto/x509"
-	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"os"
-	"os/signal"
 	"runtime/debug"
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 
 	"rypsok/egress"
 	"rypsok/fetch"
 	"rypsok/internal/config"
-	"rypsok/internal/mcp"
+	"rypsok/mcp"
 	"rypsok/search"
-	"rypsok/secrets"
 	"rypsok/tool"
 )
 
@@ -36,9 +39,7 @@ var version = "0.0.0-dev"
 
 const usage = `usage: rypsok serve [--transport stdio|http] [--config PATH]
        rypsok check [--config PATH]
-       rypsok rsp secrets [--block]
-       rypsok rsp ingest [--config PATH] [--out FILE.jsonl] PATH...
-       rypsok rsp conformance -- CMD [ARGS...]
+       ` + rspSynopsis + `
        rypsok --version
        rypsok --help
 
@@ -107,19 +108,10 @@ func parseArgs(args []string) (invocation, error) {
 		name, value, hasValue := strings.Cut(a, "=")
 		switch name {
 		case "--config", "-config":
-			if !hasValue {
-				if len(rest) == 0 {
-					return inv, usageError("--config needs a path")
-				}
-				value, rest = rest[0], rest[1:]
+			var err error
+			if rest, err = inv.takeConfig(value, hasValue, rest); err != nil {
+				return inv, err
 			}
-			if value == "" {
-				return inv, usageError("--config needs a path")
-			}
-			if inv.configSet {
-				return inv, usageError("--config is given more than once")
-			}
-			inv.configPath, inv.configSet = value, true
 		case "--transport", "-transport":
 			if inv.command != "serve" {
 				return inv, usageError("--transport belongs to serve")
@@ -180,19 +172,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, lookup func(s
 		return exitOK
 	}
 
-	e := config.Env{Lookup: lookup, ReadFile: secrets.FromFile}
-	data, source, err := readConfigFile(inv, lookup)
-	if err != nil {
-		return configFailure(inv, stderr, []string{err.Error()})
-	}
-	opts := config.Options{ReadTokens: inv.command == "check" || inv.transport == "http"}
-	cfg, err := config.Load(data, source, e, opts)
-	if err != nil {
-		var ce *config.Error
-		if errors.As(err, &ce) {
-			return configFailure(inv, stderr, ce.Messages)
-		}
-		return configFailure(inv, stderr, []string{"the configuration could not be read"})
+	cfg, code := loadConfig(inv, config.Options{ReadTokens: inv.command == "check" || inv.transport == "http"}, stderr, lookup)
+	if cfg == nil {
+		return code
 	}
 	if inv.command == "check" {
 		if code := checkPlugins(cfg, stderr, lookup); code != exitOK {
@@ -204,47 +186,6 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, lookup func(s
 		return exitOK
 	}
 	return serve(inv, cfg, stdin, stdout, stderr, lookup)
-}
-
-// readConfigFile finds the file: --config, then RYPSOK_CONFIG, then none.
-func readConfigFile(inv invocation, lookup func(string) (string, bool)) ([]byte, string, error) {
-	path, source := inv.configPath, "--config "+inv.configPath
-	if !inv.configSet {
-		p, ok := lookup("RYPSOK_CONFIG")
-		if !ok || p == "" {
-			return nil, "defaults (no file)", nil
-		}
-		path, source = p, "RYPSOK_CONFIG "+p
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, source, fmt.Errorf("%s: the file cannot be read", source)
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, config.MaxFileBytes+1))
-	if err != nil {
-		return nil, source, fmt.Errorf("%s: the file cannot be read", source)
-	}
-	if len(data) > config.MaxFileBytes {
-		return nil, source, fmt.Errorf("%s: the file is larger than 1 MiB", source)
-	}
-	return data, source, nil
-}
-
-// configFailure reports configuration errors: plain lines for check (read by
-// people), JSON log lines for serve (read by log pipelines).
-func configFailure(inv invocation, stderr io.Writer, msgs []string) int {
-	if inv.command == "serve" {
-		log := slog.New(tool.NewLogHandler(stderr, slog.LevelInfo))
-		for _, m := range msgs {
-			log.Error("config_error", "message", m)
-		}
-		return exitConfig
-	}
-	for _, m := range msgs {
-		fmt.Fprintln(stderr, "rypsok: "+m)
-	}
-	return exitConfig
 }
 
 // serve builds the services and serves until the input ends or SIGTERM.
@@ -262,7 +203,7 @@ func serve(inv invocation, cfg *config.Config, stdin io.Reader, stdout, stderr i
 		return exitConfig
 	}
 	limitMemory(cfg, lookup, log)
-	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
+	ctx, stop := signalContext()
 	defer stop()
 	ctx, undrain := mx.drain(ctx) // /readyz turns 503 before serving stops
 	defer undrain()

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"rypsok/internal/tomlx"
+	"rypsok/tomlx"
 )
 
 // snippet is one fenced code block of a Markdown file.

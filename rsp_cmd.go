@@ -13,22 +13,17 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 
 	"rypsok/internal/config"
 	"rypsok/rsp"
 	rspsecrets "rypsok/rsp/plugins/secrets"
-	"rypsok/secrets"
 	"rypsok/tool"
 )
 
-const rspUsage = `usage: rypsok rsp secrets [--block]
-       rypsok rsp ingest [--config PATH] [--out FILE.jsonl] PATH...
-       rypsok rsp conformance [--role credentials] -- CMD [ARGS...]
+const rspUsage = `usage: ` + rspSynopsis + `
 
 secrets      rypsok's credential check as an RSP 0.1 plugin for any host:
              one JSON request on stdin, one answer on stdout.
@@ -86,28 +81,25 @@ func rspIngest(args []string, stdout, stderr io.Writer, lookup func(string) (str
 		}
 		name, value, hasValue := strings.Cut(a, "=")
 		switch name {
-		case "--config", "-config", "--out", "-out":
-			flag := strings.TrimLeft(name, "-")
+		case "--config", "-config":
+			var err error
+			if args, err = inv.takeConfig(value, hasValue, args); err != nil {
+				return rspUsageError(stderr, err.Error())
+			}
+		case "--out", "-out":
 			if !hasValue {
 				if len(args) == 0 {
-					return rspUsageError(stderr, "--"+flag+" needs a path")
+					return rspUsageError(stderr, "--out needs a path")
 				}
 				value, args = args[0], args[1:]
 			}
 			if value == "" {
-				return rspUsageError(stderr, "--"+flag+" needs a path")
+				return rspUsageError(stderr, "--out needs a path")
 			}
-			if flag == "config" {
-				if inv.configSet {
-					return rspUsageError(stderr, "--config is given more than once")
-				}
-				inv.configPath, inv.configSet = value, true
-			} else {
-				if outSet {
-					return rspUsageError(stderr, "--out is given more than once")
-				}
-				outPath, outSet = value, true
+			if outSet {
+				return rspUsageError(stderr, "--out is given more than once")
 			}
+			outPath, outSet = value, true
 		case "--help", "-h":
 			fmt.Fprint(stdout, rspUsage)
 			return exitOK
@@ -122,17 +114,9 @@ func rspIngest(args []string, stdout, stderr io.Writer, lookup func(string) (str
 		return rspUsageError(stderr, "rsp ingest needs at least one PATH")
 	}
 
-	data, source, err := readConfigFile(inv, lookup)
-	if err != nil {
-		return configFailure(inv, stderr, []string{err.Error()})
-	}
-	cfg, err := config.Load(data, source, config.Env{Lookup: lookup, ReadFile: secrets.FromFile}, config.Options{})
-	if err != nil {
-		var ce *config.Error
-		if errors.As(err, &ce) {
-			return configFailure(inv, stderr, ce.Messages)
-		}
-		return configFailure(inv, stderr, []string{"the configuration could not be read"})
+	cfg, code := loadConfig(inv, config.Options{}, stderr, lookup)
+	if cfg == nil {
+		return code
 	}
 	// The report says what each chunk became; the log adds failures, and
 	// the plugins' verdicts and reasons only when [logging] level is debug.
@@ -141,7 +125,7 @@ func rspIngest(args []string, stdout, stderr io.Writer, lookup func(string) (str
 		level = slog.LevelDebug
 	}
 	log := slog.New(tool.NewLogHandler(stderr, level))
-	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
+	ctx, stop := signalContext()
 	defer stop()
 	h, code := rspHost(ctx, cfg, []string{rsp.HookChunk}, log, lookup, stderr)
 	if h == nil {
@@ -205,7 +189,7 @@ func rspConformance(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 || args[0] == "" {
 		return rspUsageError(stderr, "rsp conformance needs the plugin's command after --")
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
+	ctx, stop := signalContext()
 	defer stop()
 	if !rsp.ConformanceRole(ctx, role, args, stdout) {
 		return exitConfig

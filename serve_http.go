@@ -8,15 +8,16 @@ package main
 
 import (
 	"context"
+	"errors"
 	"log/slog"
+	"net"
 	"net/netip"
 	"runtime/debug"
-	"strings"
 	"syscall"
 	"time"
 
 	"rypsok/internal/config"
-	"rypsok/internal/mcp"
+	"rypsok/mcp"
 )
 
 // bindHTTP binds the listener of network mode, which logs listening. A
@@ -58,27 +59,15 @@ func serveHTTP(ctx context.Context, l *mcp.Listener, svc *lazyServices, log *slo
 // httpSettings turns [service.http] and its callers into the listener's
 // settings. The tokens are copied as bytes; they are never logged.
 func httpSettings(cfg *config.Config) mcp.HTTPSettings {
-	h := cfg.HTTP
-	set := mcp.HTTPSettings{
-		Bind:              h.Bind,
-		AllowedHosts:      h.AllowedHosts,
-		AllowedOrigins:    h.AllowedOrigins,
-		NoLegacyRevisions: !h.LegacyRevisions,
-		MaxConnections:    h.MaxConnections,
-		MaxRequestBytes:   h.MaxRequestBytes,
-		IdleTimeout:       time.Duration(h.IdleTimeoutS) * time.Second,
-		MaxStreams:        h.MaxStreams,
-		RequestTimeout:    time.Duration(h.RequestTimeoutS) * time.Second,
-		MaxSessions:       h.MaxSessions,
-	}
+	set := cfg.HTTP
 	// allowed_hosts empty means the loopback names and the bind host (the
 	// book's [service.http] table); 0.0.0.0 and :: need the list, which
 	// the configuration already requires.
-	if ap, err := netip.ParseAddrPort(h.Bind); err == nil && len(set.AllowedHosts) == 0 &&
+	if ap, err := netip.ParseAddrPort(set.Bind); err == nil && len(set.AllowedHosts) == 0 &&
 		!ap.Addr().IsLoopback() && !ap.Addr().IsUnspecified() {
-		set.AllowedHosts = []string{h.Bind}
+		set.AllowedHosts = []string{set.Bind}
 	}
-	for _, c := range h.Callers {
+	for _, c := range cfg.HTTPCallers {
 		set.Callers = append(set.Callers, mcp.HTTPCaller{ID: c.ID, Token: []byte(c.Token.Reveal())})
 	}
 	return set
@@ -88,24 +77,23 @@ func httpSettings(cfg *config.Config) mcp.HTTPSettings {
 // reason that repeats no value: a bind error says what failed, never the
 // address.
 func startupFailure(err error) (key, reason string) {
-	key, reason, found := strings.Cut(err.Error(), ": ")
-	if !found || !strings.HasPrefix(key, "service.http") {
-		key, reason = "service.http", "the listener could not be started"
+	var se *mcp.SettingError
+	if !errors.As(err, &se) {
+		return "service.http", "the listener could not be started"
 	}
-	if key != "service.http.bind" {
-		return key, reason
+	if se.Key != "service.http.bind" {
+		return se.Key, se.Err.Error()
 	}
-	// The listener wraps the cause as text: match the system's words.
-	msg := err.Error()
+	var addrErr *net.AddrError
 	switch {
-	case strings.Contains(msg, syscall.EADDRINUSE.Error()):
-		return key, "the address is already in use"
-	case strings.Contains(msg, syscall.EACCES.Error()):
-		return key, "binding the address is not permitted"
-	case strings.Contains(msg, syscall.EADDRNOTAVAIL.Error()):
-		return key, "the address is not one of this host's"
-	case strings.Contains(msg, "missing port"), strings.Contains(msg, "too many colons"):
-		return key, "expected an address and port such as 127.0.0.1:8737"
+	case errors.Is(err, syscall.EADDRINUSE):
+		return se.Key, "the address is already in use"
+	case errors.Is(err, syscall.EACCES):
+		return se.Key, "binding the address is not permitted"
+	case errors.Is(err, syscall.EADDRNOTAVAIL):
+		return se.Key, "the address is not one of this host's"
+	case errors.As(err, &addrErr) && (addrErr.Err == "missing port in address" || addrErr.Err == "too many colons in address"):
+		return se.Key, "expected an address and port such as 127.0.0.1:8737"
 	}
-	return key, "the address cannot be bound"
+	return se.Key, "the address cannot be bound"
 }

@@ -15,8 +15,8 @@ import (
 	"time"
 
 	"rypsok/internal/config"
-	"rypsok/internal/mcp"
 	"rypsok/internal/metrics"
+	"rypsok/mcp"
 	"rypsok/tool"
 )
 

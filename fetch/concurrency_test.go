@@ -103,12 +103,12 @@ func TestREQ_SEC_012_WaitBeyondTheDeadlineIsBusy(t *testing.T) {
 
 	// Fetches in progress hold every permit of the process.
 	for range cap(e.svc.fetches) {
-		e.svc.fetches.acquire(ctx)
+		e.svc.fetches.Acquire(ctx)
 	}
 	_, terr = e.fetch(t, st.url("b.example.com", "/waiting"), 3000, 0)
 	wantError(t, terr, tool.KindUnavailable, tool.ReasonBusy)
 	for range cap(e.svc.fetches) {
-		e.svc.fetches.release()
+		e.svc.fetches.Release()
 	}
 	st.mustBeUntouched(t)
 	e.mustFetch(t, st.url("a.example.com", "/after"), 3000, 0)

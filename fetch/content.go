@@ -9,7 +9,9 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"rypsok/boundary"
 	"rypsok/htmlx"
+	"rypsok/htmlx/charset"
 )
 
 // mediaKind is how a body is read.
@@ -124,7 +126,7 @@ type processFunc func(body []byte, contentType string, kind mediaKind, base *url
 // process decodes the body (REQ-PAGE-007), extracts the main content under
 // the node and depth bounds and cleans title and content.
 func process(body []byte, contentType string, kind mediaKind, base *url.URL, titleMaxChars int) (page, error) {
-	text := htmlx.Decode(body, contentType)
+	text := charset.Decode(body, contentType)
 	var pg htmlx.Page
 	var err error
 	switch kind {
@@ -143,20 +145,20 @@ func process(body []byte, contentType string, kind mediaKind, base *url.URL, tit
 	if err != nil {
 		return page{}, errNothing
 	}
-	content, removed := htmlx.CleanContent(pg.Markdown)
+	content, removed := boundary.CleanContent(pg.Markdown)
 	// Blank lines before and white space after the text carry nothing.
 	content = strings.TrimRight(strings.TrimLeft(content, "\n"), " \t\n")
 	if strings.TrimSpace(content) == "" {
 		return page{}, errNothing
 	}
-	title := htmlx.CleanDecodedText(pg.Title, titleMaxChars)
+	title := boundary.CleanDecodedText(pg.Title, titleMaxChars)
 	return page{
 		title:           title.Text,
 		content:         content,
 		partial:         pg.Partial,
 		titleTruncated:  title.Truncated,
 		removed:         pg.Removed + removed + title.Removed,
-		instructionLike: htmlx.InstructionLike(content) || htmlx.InstructionLike(title.Text),
+		instructionLike: boundary.InstructionLike(content) || boundary.InstructionLike(title.Text),
 	}, nil
 }
 

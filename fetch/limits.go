@@ -3,24 +3,9 @@ package fetch
 import (
 	"context"
 	"sync"
+
+	"rypsok/internal/semaphore"
 )
-
-// semaphore is a counting semaphore whose wait ends with its context.
-type semaphore chan struct{}
-
-func (s semaphore) acquire(ctx context.Context) bool {
-	if ctx.Err() != nil {
-		return false
-	}
-	select {
-	case s <- struct{}{}:
-		return true
-	case <-ctx.Done():
-		return false
-	}
-}
-
-func (s semaphore) release() { <-s }
 
 // hostLimiter admits one fetch per host at a time (LIM-C4). A host's entry
 // lives only while a fetch holds or waits for it, so the map is bounded by
@@ -31,7 +16,7 @@ type hostLimiter struct {
 }
 
 type hostSlot struct {
-	turn  semaphore
+	turn  semaphore.Semaphore
 	users int // holders and waiters; guarded by hostLimiter.mu
 }
 
@@ -44,12 +29,12 @@ func (l *hostLimiter) acquire(ctx context.Context, host string) bool {
 	l.mu.Lock()
 	slot, ok := l.hosts[host]
 	if !ok {
-		slot = &hostSlot{turn: make(semaphore, 1)}
+		slot = &hostSlot{turn: semaphore.New(1)}
 		l.hosts[host] = slot
 	}
 	slot.users++
 	l.mu.Unlock()
-	if slot.turn.acquire(ctx) {
+	if slot.turn.Acquire(ctx) {
 		return true
 	}
 	l.leave(host, slot)
@@ -60,7 +45,7 @@ func (l *hostLimiter) release(host string) {
 	l.mu.Lock()
 	slot := l.hosts[host]
 	l.mu.Unlock()
-	slot.turn.release()
+	slot.turn.Release()
 	l.leave(host, slot)
 }
 

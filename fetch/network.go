@@ -158,10 +158,10 @@ func (s *Service) exchange(ctx, netCtx context.Context, h hop) (*response, *tool
 		return nil, ended(ctx, tool.Busy())
 	}
 	defer s.hosts.release(host)
-	if !s.fetches.acquire(netCtx) {
+	if !s.fetches.Acquire(netCtx) {
 		return nil, ended(ctx, tool.Busy())
 	}
-	defer s.fetches.release()
+	defer s.fetches.Release()
 
 	if !s.set.IgnoreRobotsTxt {
 		if terr := s.checkRobots(ctx, netCtx, h); terr != nil {

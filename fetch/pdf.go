@@ -8,7 +8,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"rypsok/htmlx"
+	"rypsok/boundary"
 	"rypsok/pdf"
 	"rypsok/tool"
 )
@@ -72,7 +72,7 @@ func processPDF(ctx context.Context, body []byte, wantChars, titleMaxChars int) 
 		case err != nil && strings.TrimSpace(doc.Markdown) == "":
 			return page{}, errNothing
 		}
-		content, removed := htmlx.CleanContent(doc.Markdown)
+		content, removed := boundary.CleanContent(doc.Markdown)
 		content = strings.TrimRight(strings.TrimLeft(content, "\n"), " \t\n")
 		if strings.TrimSpace(content) == "" {
 			return page{}, errNothing
@@ -83,14 +83,14 @@ func processPDF(ctx context.Context, body []byte, wantChars, titleMaxChars int) 
 			lim.MaxChars = 0
 			continue
 		}
-		title := htmlx.CleanDecodedText(doc.Title, titleMaxChars)
+		title := boundary.CleanDecodedText(doc.Title, titleMaxChars)
 		return page{
 			title:           title.Text,
 			content:         content,
 			partial:         err != nil,
 			titleTruncated:  title.Truncated,
 			removed:         removed + title.Removed,
-			instructionLike: htmlx.InstructionLike(content) || htmlx.InstructionLike(title.Text),
+			instructionLike: boundary.InstructionLike(content) || boundary.InstructionLike(title.Text),
 		}, nil
 	}
 }

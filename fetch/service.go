@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"rypsok/egress"
+	"rypsok/internal/semaphore"
 	"rypsok/robots"
 	"rypsok/secrets"
 	"rypsok/tool"
@@ -49,11 +50,11 @@ type Service struct {
 	client  *http.Client
 	robots  *robots.Checker
 	strict  *urlSet
-	fetches semaphore    // LIM-C3
-	hosts   *hostLimiter // LIM-C4
-	parsing semaphore    // LIM-C5
-	process processFunc  // replaced by tests that need a slow or failing extraction
-	judge   tool.Judge   // RSP plugins; nil: none
+	fetches semaphore.Semaphore // LIM-C3
+	hosts   *hostLimiter        // LIM-C4
+	parsing semaphore.Semaphore // LIM-C5
+	process processFunc         // replaced by tests that need a slow or failing extraction
+	judge   tool.Judge          // RSP plugins; nil: none
 }
 
 // New builds the service: one fetch client (the agent-directed egress
@@ -66,9 +67,9 @@ func New(s Settings, d Deps) *Service {
 		log:     d.Logger,
 		now:     d.Now,
 		strict:  newURLSet(s.StrictModeURLs),
-		fetches: make(semaphore, s.FetchesInFlight),
+		fetches: semaphore.New(s.FetchesInFlight),
 		hosts:   newHostLimiter(),
-		parsing: make(semaphore, s.ParsingInFlight),
+		parsing: semaphore.New(s.ParsingInFlight),
 		process: process,
 		judge:   d.Judge,
 	}
@@ -317,7 +318,7 @@ func notices(masked int, pg page) []tool.Notice {
 // call's LIM-F5 budget; work still running then finishes on its own, holding
 // its permit, and its result is dropped.
 func (s *Service) extract(ctx, callCtx context.Context, got *response, kind mediaKind, wantChars int) (page, *tool.Error) {
-	if !s.parsing.acquire(callCtx) {
+	if !s.parsing.Acquire(callCtx) {
 		return page{}, ended(ctx, tool.Busy())
 	}
 	type outcome struct {
@@ -327,7 +328,7 @@ func (s *Service) extract(ctx, callCtx context.Context, got *response, kind medi
 	}
 	done := make(chan outcome, 1)
 	go func() {
-		defer s.parsing.release()
+		defer s.parsing.Release()
 		defer func() {
 			if r := recover(); r != nil {
 				s.log.ErrorContext(ctx, "extraction_panic")

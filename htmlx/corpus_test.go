@@ -14,6 +14,8 @@ import (
 	"time"
 	"unicode"
 	"unicode/utf8"
+
+	"rypsok/htmlx/charset"
 )
 
 // The extraction corpus (REQ-FETCH-002, REQ-PAGE-002) lives in
@@ -110,7 +112,7 @@ func loadCorpus(t testing.TB) []corpusPage {
 }
 
 func (p corpusPage) extract() (Page, error) {
-	return ExtractHTML(Decode(p.body, "text/html"), p.base, corpusLimits())
+	return ExtractHTML(charset.Decode(p.body, "text/html"), p.base, corpusLimits())
 }
 
 // normalizeForMatch reduces Markdown, or an expected sentence, to the text
@@ -406,7 +408,7 @@ func BenchmarkExtractCorpus(b *testing.B) {
 	docs := make([]string, len(pages))
 	var size int64
 	for i, p := range pages {
-		docs[i] = Decode(p.body, "text/html")
+		docs[i] = charset.Decode(p.body, "text/html")
 		size += int64(len(docs[i]))
 	}
 	b.SetBytes(size)

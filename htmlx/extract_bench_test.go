@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"rypsok/htmlx/charset"
 )
 
 // benchPagesDir holds the public article-extraction benchmark's pages,
@@ -29,7 +31,7 @@ func loadPages(b *testing.B, dir, env string, decode bool) []string {
 	for _, f := range files {
 		raw := readGzip(b, f)
 		if decode {
-			docs = append(docs, Decode(raw, "text/html"))
+			docs = append(docs, charset.Decode(raw, "text/html"))
 		} else {
 			docs = append(docs, string(raw))
 		}

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strings"
 	"unicode"
+
+	"rypsok/boundary"
 )
 
 // Structured data: the application/ld+json blocks a page declares about
@@ -48,8 +50,8 @@ type ldText struct {
 
 func (l *ldText) add(s string) {
 	for _, line := range strings.Split(s, "\n") {
-		line = strings.Join(strings.Fields(stripMarkup(line)), " ")
-		if line == "" || l.chars >= maxLDTextChars || looksLikeMarkup(line) {
+		line = strings.Join(strings.Fields(boundary.StripMarkup(line)), " ")
+		if line == "" || l.chars >= maxLDTextChars || boundary.LooksLikeMarkup(line) {
 			// markup escaped twice is markup soup once decoded
 			continue
 		}
@@ -185,7 +187,7 @@ func (l *ldText) walk(v any, depth int) {
 
 func (l *ldText) setHeadline(h string) {
 	if l.headline == "" {
-		l.headline = strings.Join(strings.Fields(stripMarkup(h)), " ")
+		l.headline = strings.Join(strings.Fields(boundary.StripMarkup(h)), " ")
 	}
 }
 
@@ -202,7 +204,7 @@ func (l *ldText) post(v any, depth int) {
 	}
 	name := ldString(o["name"])
 	for _, t := range ldTypes(o) {
-		if t == "Question" && name != "" && l.headline != strings.Join(strings.Fields(stripMarkup(name)), " ") {
+		if t == "Question" && name != "" && l.headline != strings.Join(strings.Fields(boundary.StripMarkup(name)), " ") {
 			// the questions of an FAQ
 			l.add(name)
 		}
@@ -305,19 +307,6 @@ func completeFromStructured(md string, l ldText) string {
 		b.WriteString(escapeText(p))
 	}
 	return b.String()
-}
-
-// looksLikeMarkup reports text that holds an HTML tag: "<" and a letter
-// or "/", and a ">" after it.
-func looksLikeMarkup(s string) bool {
-	for i := 0; i+1 < len(s); i++ {
-		if s[i] == '<' && (isASCIILetter(s[i+1]) || s[i+1] == '/') {
-			if strings.IndexByte(s[i:], '>') > 0 {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // wordSet returns the lower-cased words of text.

@@ -926,3 +926,73 @@ func (x *extractor) postLike(c, n int32) bool {
 	return cn.kind == kindElement && cn.tag == nd.tag && x.st[c].chars >= minPostChars &&
 		(cn.class == nd.class || nd.class1 != 0 && cn.class1 == nd.class1)
 }
+
+// semanticScope returns the element that the markup names as the
+// article (itemprop=articleBody or an article-body class, else a single
+// dominant <article>, else <main>) when it holds a fair share of the
+// page's prose, else the document.
+func (x *extractor) semanticScope() int32 {
+	nodes := x.t.nodes
+	total := x.st[0].good
+	if total == 0 {
+		return 0
+	}
+	kinds := []func(nd *node) bool{
+		func(nd *node) bool { return nd.hints&hintArticleBody != 0 },
+		func(nd *node) bool { return nd.tag == atom.Article },
+		func(nd *node) bool { return nd.tag == atom.Main || nd.hints&hintMain != 0 },
+	}
+	for _, is := range kinds {
+		best, second := int32(-1), int32(0)
+		for i := range nodes {
+			nd := &nodes[i]
+			if nd.kind != kindElement || !is(nd) {
+				continue
+			}
+			g := x.st[i].good
+			if best < 0 || g > x.st[best].good {
+				if best >= 0 && !x.related(best, int32(i)) && x.st[best].good > second {
+					second = x.st[best].good
+				}
+				best = int32(i)
+			} else if !x.related(best, int32(i)) && g > second {
+				second = g
+			}
+		}
+		if best < 0 {
+			continue
+		}
+		// marked siblings (paragraphs classed as the body) make their
+		// parent the container
+		parent := nodes[best].parent
+		siblings := int32(0)
+		for c := nodes[parent].first; c != nilNode; c = nodes[c].next {
+			if c != best && nodes[c].kind == kindElement && is(&nodes[c]) {
+				siblings += x.st[c].good
+			}
+		}
+		if siblings > 0 && parent != nilNode {
+			second -= min(second, siblings)
+			best = parent
+		}
+		g := x.st[best].good
+		if g >= 150 && g*5 >= total && g >= 2*second {
+			return best
+		}
+	}
+	return 0
+}
+
+// related reports whether a and b are on one line of descent (a < b in
+// document order).
+func (x *extractor) related(a, b int32) bool {
+	if a > b {
+		a, b = b, a
+	}
+	for n := b; n != nilNode && n >= a; n = x.t.nodes[n].parent {
+		if n == a {
+			return true
+		}
+	}
+	return false
+}

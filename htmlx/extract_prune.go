@@ -2,7 +2,6 @@ package htmlx
 
 import (
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"golang.org/x/net/html/atom"
@@ -146,16 +145,6 @@ func (x *extractor) dropCardGroups(root int32, drop []bool) {
 			}
 		}
 	}
-}
-
-// subtreeEnd returns the node after n's subtree in document order.
-func subtreeEnd(nodes []node, n int32) int32 {
-	for ; n != nilNode; n = nodes[n].parent {
-		if nodes[n].next != nilNode {
-			return nodes[n].next
-		}
-	}
-	return int32(len(nodes))
 }
 
 // dropAuthorBoxes drops the boxes about an article's author that
@@ -628,18 +617,6 @@ func (x *extractor) textOf(i int32) string {
 	return joinFields(b.String())
 }
 
-// matchKey lower-cases text and keeps its letters and digits, for
-// comparing a heading with the title.
-func matchKey(s string) string {
-	var b strings.Builder
-	for _, r := range strings.ToLower(s) {
-		if unicode.IsLetter(r) || unicode.IsDigit(r) {
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
-}
-
 // titleMatches reports whether one key holds the other and the shorter
 // is at least half the longer, or a third of it when it starts it.
 func titleMatches(a, b string) bool {
@@ -748,3 +725,6 @@ const (
 	trailLevels  = 3
 	minTrailRoot = 1000
 )
+
+// minLeadInChars is the text of a sentence that introduces a list.
+const minLeadInChars = 15

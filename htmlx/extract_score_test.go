@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 	"unicode"
+
+	"rypsok/htmlx/charset"
 )
 
 // The article-extraction benchmark's scoring (scrapinghub's evaluate.py):
@@ -207,7 +209,7 @@ func TestExtractionScore(t *testing.T) {
 	for _, id := range ids {
 		gt := truth[id]
 		body := readGzip(t, filepath.Join(dir, "html", id+".html.gz"))
-		doc := Decode(body, "text/html; charset=utf-8")
+		doc := charset.Decode(body, "text/html; charset=utf-8")
 		base, _ := url.Parse(gt.URL)
 		page, headLen, _ := extractHTML(doc, base, defaultMaxNodes, defaultMaxDepth)
 		tp, fp, fn := scorePage(gt.ArticleBody, page.Markdown)

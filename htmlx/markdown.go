@@ -41,7 +41,7 @@ type tableState struct {
 
 type mdWriter struct {
 	t     *tree
-	stats []nodeStats
+	stats measures
 	drop  []bool
 	base  *url.URL
 
@@ -207,7 +207,7 @@ func (w *mdWriter) sharedLine(a, b int32) bool {
 	for nodes[a].parent != nodes[b].parent {
 		a, b = nodes[a].parent, nodes[b].parent
 	}
-	if a == b || w.stats == nil || w.stats[a].chars > maxCardChars || w.stats[b].chars > maxCardChars {
+	if a == b || !w.stats.measured() || w.stats.chars(a) > maxCardChars || w.stats.chars(b) > maxCardChars {
 		// the two halves of a page, or sections printed once for each
 		// screen size, not cards
 		return false
@@ -276,7 +276,7 @@ func renderMarkdown(t *tree, stats []nodeStats, drop []bool, root int32, base *u
 // repeat itself on purpose (a pull quote, a recurring line of a plan) and
 // keeps its repeats.
 func renderMarkdownOpt(t *tree, stats []nodeStats, drop []bool, root int32, base *url.URL, title, head string, dedupe bool) (md string, removed int) {
-	w := &mdWriter{t: t, stats: stats, drop: drop, base: base, title: title, dedupe: dedupe}
+	w := &mdWriter{t: t, stats: measures{stats}, drop: drop, base: base, title: title, dedupe: dedupe}
 	if stats != nil {
 		w.out.Grow(len(head) + 2 + int(stats[root].chars)*5/4 + int(stats[root].linkChars) + 64)
 	}
@@ -315,41 +315,6 @@ func (w *mdWriter) walk(root int32) {
 			stack = append(stack, frame{n: c})
 		}
 	}
-}
-
-func isBlockTag(a atom.Atom) bool {
-	switch a {
-	case atom.Address, atom.Article, atom.Aside, atom.Blockquote, atom.Body,
-		atom.Center, atom.Dd, atom.Details, atom.Dialog, atom.Dir, atom.Div,
-		atom.Dl, atom.Dt, atom.Fieldset, atom.Figcaption, atom.Figure,
-		atom.Footer, atom.Form, atom.H1, atom.H2, atom.H3, atom.H4, atom.H5,
-		atom.H6, atom.Header, atom.Hgroup, atom.Hr, atom.Legend, atom.Li,
-		atom.Listing, atom.Main, atom.Menu, atom.Nav, atom.Ol, atom.P,
-		atom.Pre, atom.Section, atom.Summary, atom.Table, atom.Caption,
-		atom.Tbody, atom.Thead, atom.Tfoot, atom.Tr, atom.Td, atom.Th,
-		atom.Ul, atom.Xmp, atom.Plaintext, atom.Search, atom.Html,
-		atom.Frameset, atom.Noscript, atom.Picture:
-		return true
-	}
-	return false
-}
-
-func headingLevel(a atom.Atom) int {
-	switch a {
-	case atom.H1:
-		return 1
-	case atom.H2:
-		return 2
-	case atom.H3:
-		return 3
-	case atom.H4:
-		return 4
-	case atom.H5:
-		return 5
-	case atom.H6:
-		return 6
-	}
-	return 0
 }
 
 // altText returns what an image contributes: its alternative text,
@@ -432,13 +397,13 @@ const (
 // product photo above the product's name. The nearest ancestor with text
 // of its own, when it is small, is searched for the words.
 func (w *mdWriter) altRepeatsText(img int32, alt string) bool {
-	if w.stats == nil {
+	if !w.stats.measured() {
 		return false
 	}
 	nodes := w.t.nodes
 	n := nodes[img].parent
 	for k := 0; k < altContextLevels && n != nilNode; k, n = k+1, nodes[n].parent {
-		c := w.stats[n].chars
+		c := w.stats.chars(n)
 		if c == 0 {
 			continue
 		}
@@ -577,7 +542,7 @@ func (w *mdWriter) enter(i int32) bool {
 			return false
 		}
 		href := ""
-		if w.code == 0 && w.heading == 0 && (w.stats == nil || w.stats[i].bits&bitHasBlock == 0) && len(w.links) == 0 {
+		if w.code == 0 && w.heading == 0 && !w.stats.has(i, bitHasBlock) && len(w.links) == 0 {
 			href = w.resolve(n.text)
 		}
 		if href != "" {
@@ -649,7 +614,7 @@ func (w *mdWriter) enter(i int32) bool {
 	case atom.Blockquote:
 		w.containers = append(w.containers, container{first: "> ", cont: "> "})
 	case atom.Table:
-		if w.stats != nil && w.stats[i].bits&bitDataTable != 0 {
+		if w.stats.has(i, bitDataTable) {
 			w.tables = append(w.tables, &tableState{})
 		}
 	}
@@ -729,7 +694,7 @@ func (w *mdWriter) leave(i int32) {
 				return
 			}
 		case atom.Table:
-			if w.inCell == 0 && w.stats != nil && w.stats[i].bits&bitDataTable != 0 {
+			if w.inCell == 0 && w.stats.has(i, bitDataTable) {
 				w.tables = w.tables[:len(w.tables)-1]
 				w.block()
 				w.writeTable(ts)

@@ -1,6 +1,10 @@
 package htmlx
 
-import "unicode/utf8"
+import (
+	"unicode/utf8"
+
+	"rypsok/boundary"
+)
 
 // Text meets Markdown here. Every character of page text the writer puts
 // in Markdown passes through appendText, which escapes what could make
@@ -62,7 +66,7 @@ func endsWithEntityName(b []byte) bool {
 			// an invisible character between goes when CleanContent
 			// removes it
 			r, size := utf8.DecodeLastRune(b)
-			if k := classOf(r); k != charJoiner && k != charSelector && k != charRemove {
+			if !boundary.MayRemove(r) {
 				return false
 			}
 			b = b[:len(b)-size]
@@ -146,7 +150,7 @@ func invisibleLead(b []byte) int {
 	n := 0
 	for n < len(b) && b[n] >= utf8.RuneSelf {
 		r, size := utf8.DecodeRune(b[n:])
-		if c := classOf(r); c != charJoiner && c != charSelector && c != charRemove {
+		if !boundary.MayRemove(r) {
 			break
 		}
 		n += size
@@ -162,10 +166,12 @@ func lastVisibleByte(b []byte) byte {
 			return b[len(b)-1]
 		}
 		r, size := utf8.DecodeLastRune(b)
-		if c := classOf(r); c != charJoiner && c != charSelector && c != charRemove {
+		if !boundary.MayRemove(r) {
 			return b[len(b)-1]
 		}
 		b = b[:len(b)-size]
 	}
 	return 0
 }
+
+func isASCIILetter(c byte) bool { return c|0x20 >= 'a' && c|0x20 <= 'z' }

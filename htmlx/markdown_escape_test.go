@@ -1,6 +1,10 @@
 package htmlx
 
 import (
+	"rypsok/htmlx/charset"
+
+	"rypsok/boundary"
+
 	"net/url"
 	"os"
 	"path/filepath"
@@ -49,7 +53,7 @@ func fetchedContent(t testing.TB, doc string, base *url.URL) (string, bool) {
 	if err != nil {
 		return "", false
 	}
-	content, _ := CleanContent(page.Markdown)
+	content, _ := boundary.CleanContent(page.Markdown)
 	return content, true
 }
 
@@ -134,7 +138,7 @@ func TestMarkdownReaderFindsEveryConstruct(t *testing.T) {
 // the links its elements made.
 func TestREQ_FETCH_004_CorpusMakesOnlyElementLinks(t *testing.T) {
 	for _, p := range loadCorpus(t) {
-		doc := Decode(p.body, "text/html")
+		doc := charset.Decode(p.body, "text/html")
 		got, ok := fetchedContent(t, doc, p.base)
 		if !ok {
 			continue
@@ -253,7 +257,7 @@ func TestREQ_SEC_015_ControlsInPageTextAreCounted(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	content, removed := CleanContent(page.Markdown)
+	content, removed := boundary.CleanContent(page.Markdown)
 	for _, w := range []string{"Heading", "Bells ring", "`code`", "a spire", "cell", "preformatted"} {
 		if !strings.Contains(content, w) {
 			t.Errorf("%q is not in\n%q", w, content)

@@ -1067,53 +1067,15 @@ func classHash(val []byte) uint32 {
 	return h
 }
 
-func asciiEqualFold(b []byte, lower string) bool {
-	if len(b) != len(lower) {
-		return false
-	}
-	for i := 0; i < len(b); i++ {
-		c := b[i]
-		if 'A' <= c && c <= 'Z' {
-			c += 'a' - 'A'
-		}
-		if c != lower[i] {
-			return false
-		}
-	}
-	return true
-}
-
 func (p *parser) startTag(selfClosing bool) {
 	z := p.z
 	nameBytes, hasAttr := z.TagName()
 	a := atom.Lookup(nameBytes)
-	var pre *attrs
+	var pre attrs
+	havePre := false
 	if p.inForeign() {
-		fontBreak := false
-		if a == atom.Font && hasAttr {
-			at := p.readAttrs(a, hasAttr)
-			pre, fontBreak = &at, at.fontBreak
-		}
-		if breaksOutOfForeign(a) || fontBreak {
-			p.popTo(int(p.current().foreign))
-		} else {
-			switch a {
-			case atom.Script, atom.Style, atom.Title, atom.Textarea, atom.Xmp,
-				atom.Iframe, atom.Noembed, atom.Noframes, atom.Noscript, atom.Plaintext:
-				// in svg and math these hold markup, not raw text
-				z.NextIsNotRawText()
-			}
-			if !p.countNode() {
-				return
-			}
-			if !selfClosing {
-				if len(p.stack) >= p.maxDepth {
-					p.t.partial = true
-					p.stopped = true
-					return
-				}
-				p.push(a, nameBytes, nilNode, true, false)
-			}
+		var done bool
+		if pre, havePre, done = p.foreignStartTag(a, nameBytes, hasAttr, selfClosing); done {
 			return
 		}
 	}
@@ -1137,82 +1099,20 @@ func (p *parser) startTag(selfClosing bool) {
 			return
 		}
 	}
-	var at attrs
-	switch a {
-	case atom.Meta:
-		if !p.skipping() {
-			at = p.readAttrs(a, hasAttr)
-			p.meta(&at)
-		}
-		return
-	case atom.Base:
-		if !p.skipping() {
-			at = p.readAttrs(a, hasAttr)
-			if p.t.baseHref == "" && at.href != "" {
-				p.t.baseHref = at.href
-			}
-		}
-		return
-	case atom.Title:
-		if !p.skipping() && !p.titleSeen {
-			p.inTitle = true
-		}
-	}
-
-	// implied end tags
-	switch {
-	case a == atom.Li:
-		p.closeListItem(idLI, idLI)
-	case a == atom.Dd || a == atom.Dt:
-		p.closeListItem(idDD, idDT)
-	}
-	if a == atom.Form && p.formOpen && p.top[idTemplate] < 0 {
-		// a form inside a form is ignored, tag and all
+	if (a == atom.Meta || a == atom.Base || a == atom.Title) && p.headTag(a, hasAttr) {
 		return
 	}
 	formInTable := a == atom.Form && p.inTableMode()
-	if closesP(a) && !(a == atom.Table && p.quirks) && !formInTable {
-		p.closePInButtonScope()
-	}
-	switch a {
-	case atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6:
-		// a heading closes a heading that is the current node; when that
-		// one is hidden the new one nests in it instead, since a browser
-		// may have reopened a formatting element inside it first
-		if e := p.current(); e != nil && e.id == idHeading && !e.skip {
-			p.popTo(len(p.stack) - 1)
-		}
-	case atom.A:
-		if t := p.top[idA]; t >= 0 && t > p.current().special && t > p.current().scope {
-			p.popTo(int(t))
-		}
-	case atom.Option, atom.Optgroup:
-		if e := p.current(); e != nil && e.id == idOption {
-			p.popTo(len(p.stack) - 1)
-		}
-	case atom.Button:
-		if t := p.top[idButton]; t >= 0 && t > p.current().scope {
-			p.popTo(int(t))
-		}
-	case atom.Tbody, atom.Thead, atom.Tfoot, atom.Tr, atom.Td, atom.Th, atom.Caption, atom.Colgroup, atom.Col:
-		if !p.tableStart(a) {
-			return
-		}
-	case atom.Rb, atom.Rp, atom.Rt, atom.Rtc:
-		if e := p.current(); e != nil && e.id == idRt {
-			p.popTo(len(p.stack) - 1)
-		}
-	}
-
-	if p.stopped {
+	if !p.impliedEndTags(a, formInTable) || p.stopped {
 		return
 	}
 	// attributes are read once the implied end tags have closed what
 	// they close; inside an excluded subtree only the hiding of a
 	// formatting element matters (browsers reopen it after its parent
 	// closes)
-	if pre != nil {
-		at = *pre
+	var at attrs
+	if havePre {
+		at = pre
 	} else if !p.skipping() || isFormatting(a) {
 		at = p.readAttrs(a, hasAttr)
 	}
@@ -1240,50 +1140,7 @@ func (p *parser) startTag(selfClosing bool) {
 	}
 	idx := nilNode
 	if !skip {
-		if at.product {
-			p.t.productItems++
-		}
-		switch a {
-		case atom.Area, atom.Base, atom.Basefont, atom.Bgsound, atom.Col,
-			atom.Embed, atom.Frame, atom.Input, atom.Keygen, atom.Link,
-			atom.Meta, atom.Param, atom.Source, atom.Track, atom.Wbr:
-			// no node: nothing to render
-		default:
-			n := node{kind: kindElement, tag: a, hints: at.hints, class: at.class, class1: at.class1}
-			switch a {
-			case atom.A:
-				n.text = at.href
-			case atom.Img:
-				n.text = at.alt
-			case atom.Pre, atom.Code:
-				n.text = at.lang
-			case atom.Ol:
-				n.text = at.start
-			case atom.Th:
-				n.flags |= flagTH
-			}
-			if at.chrome {
-				n.flags |= flagChrome
-			}
-			if at.tablist {
-				n.flags |= flagTablist
-				p.t.tablists++
-			}
-			if at.tabpanel {
-				n.flags |= flagTabpanel
-			}
-			if at.codeLine {
-				n.flags |= flagCodeLine
-			}
-			parent, before := p.parentNode(), nilNode
-			switch a {
-			case atom.Table, atom.Caption, atom.Colgroup, atom.Tbody, atom.Thead,
-				atom.Tfoot, atom.Tr, atom.Td, atom.Th, atom.Form:
-			default:
-				parent, before = p.insertionPoint()
-			}
-			idx = p.appendNode(n, parent, before)
-		}
+		idx = p.elementNode(a, &at)
 	}
 	if void {
 		return
@@ -1340,6 +1197,162 @@ func (p *parser) startTag(selfClosing bool) {
 			p.popTo(len(p.stack) - 1)
 		}
 	}
+}
+
+// foreignStartTag handles a start tag inside svg or math: one that breaks
+// out of foreign content (or a font with a color, face or size) closes it
+// and is read as HTML (done false, with the font's attributes, when read,
+// in pre); any other is an element of the foreign content (done true).
+func (p *parser) foreignStartTag(a atom.Atom, nameBytes []byte, hasAttr, selfClosing bool) (pre attrs, havePre, done bool) {
+	if a == atom.Font && hasAttr {
+		pre, havePre = p.readAttrs(a, hasAttr), true
+	}
+	if breaksOutOfForeign(a) || havePre && pre.fontBreak {
+		p.popTo(int(p.current().foreign))
+		return pre, havePre, false
+	}
+	switch a {
+	case atom.Script, atom.Style, atom.Title, atom.Textarea, atom.Xmp,
+		atom.Iframe, atom.Noembed, atom.Noframes, atom.Noscript, atom.Plaintext:
+		// in svg and math these hold markup, not raw text
+		p.z.NextIsNotRawText()
+	}
+	if !p.countNode() {
+		return pre, havePre, true
+	}
+	if !selfClosing {
+		if len(p.stack) >= p.maxDepth {
+			p.t.partial = true
+			p.stopped = true
+			return pre, havePre, true
+		}
+		p.push(a, nameBytes, nilNode, true, false)
+	}
+	return pre, havePre, true
+}
+
+// headTag reads the elements of the head that add no node (meta, base)
+// and reports whether the tag was one; a title's text is taken from here on.
+func (p *parser) headTag(a atom.Atom, hasAttr bool) bool {
+	switch a {
+	case atom.Meta:
+		if !p.skipping() {
+			at := p.readAttrs(a, hasAttr)
+			p.meta(&at)
+		}
+		return true
+	case atom.Base:
+		if !p.skipping() {
+			at := p.readAttrs(a, hasAttr)
+			if p.t.baseHref == "" && at.href != "" {
+				p.t.baseHref = at.href
+			}
+		}
+		return true
+	case atom.Title:
+		if !p.skipping() && !p.titleSeen {
+			p.inTitle = true
+		}
+	}
+	return false
+}
+
+// impliedEndTags closes what the start tag a closes, as the HTML parsing
+// algorithm says, and reports whether the tag goes on to open an element:
+// a form inside a form, or a table part the table refuses, does not.
+func (p *parser) impliedEndTags(a atom.Atom, formInTable bool) bool {
+	switch {
+	case a == atom.Li:
+		p.closeListItem(idLI, idLI)
+	case a == atom.Dd || a == atom.Dt:
+		p.closeListItem(idDD, idDT)
+	}
+	if a == atom.Form && p.formOpen && p.top[idTemplate] < 0 {
+		// a form inside a form is ignored, tag and all
+		return false
+	}
+	if closesP(a) && !(a == atom.Table && p.quirks) && !formInTable {
+		p.closePInButtonScope()
+	}
+	switch a {
+	case atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6:
+		// a heading closes a heading that is the current node; when that
+		// one is hidden the new one nests in it instead, since a browser
+		// may have reopened a formatting element inside it first
+		if e := p.current(); e != nil && e.id == idHeading && !e.skip {
+			p.popTo(len(p.stack) - 1)
+		}
+	case atom.A:
+		if t := p.top[idA]; t >= 0 && t > p.current().special && t > p.current().scope {
+			p.popTo(int(t))
+		}
+	case atom.Option, atom.Optgroup:
+		if e := p.current(); e != nil && e.id == idOption {
+			p.popTo(len(p.stack) - 1)
+		}
+	case atom.Button:
+		if t := p.top[idButton]; t >= 0 && t > p.current().scope {
+			p.popTo(int(t))
+		}
+	case atom.Tbody, atom.Thead, atom.Tfoot, atom.Tr, atom.Td, atom.Th, atom.Caption, atom.Colgroup, atom.Col:
+		if !p.tableStart(a) {
+			return false
+		}
+	case atom.Rb, atom.Rp, atom.Rt, atom.Rtc:
+		if e := p.current(); e != nil && e.id == idRt {
+			p.popTo(len(p.stack) - 1)
+		}
+	}
+	return true
+}
+
+// elementNode adds the node of a shown element with the attributes at,
+// and returns it; an element that renders nothing has none (nilNode).
+func (p *parser) elementNode(a atom.Atom, at *attrs) int32 {
+	if at.product {
+		p.t.productItems++
+	}
+	switch a {
+	case atom.Area, atom.Base, atom.Basefont, atom.Bgsound, atom.Col,
+		atom.Embed, atom.Frame, atom.Input, atom.Keygen, atom.Link,
+		atom.Meta, atom.Param, atom.Source, atom.Track, atom.Wbr:
+		// no node: nothing to render
+		return nilNode
+	}
+	n := node{kind: kindElement, tag: a, hints: at.hints, class: at.class, class1: at.class1}
+	switch a {
+	case atom.A:
+		n.text = at.href
+	case atom.Img:
+		n.text = at.alt
+	case atom.Pre, atom.Code:
+		n.text = at.lang
+	case atom.Ol:
+		n.text = at.start
+	case atom.Th:
+		n.flags |= flagTH
+	}
+	if at.chrome {
+		n.flags |= flagChrome
+	}
+	if at.tablist {
+		n.flags |= flagTablist
+		p.t.tablists++
+	}
+	if at.tabpanel {
+		n.flags |= flagTabpanel
+	}
+	if at.codeLine {
+		n.flags |= flagCodeLine
+	}
+	parent, before := p.parentNode(), nilNode
+	switch a {
+	case atom.Table, atom.Caption, atom.Colgroup, atom.Tbody, atom.Thead,
+		atom.Tfoot, atom.Tr, atom.Td, atom.Th, atom.Form:
+	default:
+		parent, before = p.insertionPoint()
+	}
+	return p.appendNode(n, parent, before)
 }
 
 func selfClosingForeign(a atom.Atom, selfClosing bool) bool {
@@ -1812,4 +1825,51 @@ func (p *parser) inTableMode() bool {
 	e := p.current()
 	t := p.top[idTable]
 	return e != nil && t >= 0 && t >= e.tableScope && t > maxPos(p.top[idTD], p.top[idTH]) && t > p.top[idCaption]
+}
+
+// subtreeEnd returns the node after n's subtree in document order.
+func subtreeEnd(nodes []node, n int32) int32 {
+	for ; n != nilNode; n = nodes[n].parent {
+		if nodes[n].next != nilNode {
+			return nodes[n].next
+		}
+	}
+	return int32(len(nodes))
+}
+
+// isBlockTag reports an element that starts a block of its own.
+func isBlockTag(a atom.Atom) bool {
+	switch a {
+	case atom.Address, atom.Article, atom.Aside, atom.Blockquote, atom.Body,
+		atom.Center, atom.Dd, atom.Details, atom.Dialog, atom.Dir, atom.Div,
+		atom.Dl, atom.Dt, atom.Fieldset, atom.Figcaption, atom.Figure,
+		atom.Footer, atom.Form, atom.H1, atom.H2, atom.H3, atom.H4, atom.H5,
+		atom.H6, atom.Header, atom.Hgroup, atom.Hr, atom.Legend, atom.Li,
+		atom.Listing, atom.Main, atom.Menu, atom.Nav, atom.Ol, atom.P,
+		atom.Pre, atom.Section, atom.Summary, atom.Table, atom.Caption,
+		atom.Tbody, atom.Thead, atom.Tfoot, atom.Tr, atom.Td, atom.Th,
+		atom.Ul, atom.Xmp, atom.Plaintext, atom.Search, atom.Html,
+		atom.Frameset, atom.Noscript, atom.Picture:
+		return true
+	}
+	return false
+}
+
+// headingLevel returns the level of a heading element, 1 to 6, or 0.
+func headingLevel(a atom.Atom) int {
+	switch a {
+	case atom.H1:
+		return 1
+	case atom.H2:
+		return 2
+	case atom.H3:
+		return 3
+	case atom.H4:
+		return 4
+	case atom.H5:
+		return 5
+	case atom.H6:
+		return 6
+	}
+	return 0
 }

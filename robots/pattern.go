@@ -1,6 +1,9 @@
 package robots
 
-import "strings"
+import (
+	"encoding/hex"
+	"strings"
+)
 
 // Both a rule's pattern and the path it is compared with are brought to one
 // canonical form first (RFC 9309 §2.2.2):
@@ -41,26 +44,14 @@ func isKept(c byte) bool {
 	return false
 }
 
-func unhex(c byte) (byte, bool) {
-	switch {
-	case '0' <= c && c <= '9':
-		return c - '0', true
-	case 'a' <= c && c <= 'f':
-		return c - 'a' + 10, true
-	case 'A' <= c && c <= 'F':
-		return c - 'A' + 10, true
-	}
-	return 0, false
-}
-
 // escapeAt reads an escape at s[i] == '%': its octet and whether there is one.
 func escapeAt(s string, i int) (byte, bool) {
 	if i+2 >= len(s) {
 		return 0, false
 	}
-	hi, ok1 := unhex(s[i+1])
-	lo, ok2 := unhex(s[i+2])
-	return hi<<4 | lo, ok1 && ok2
+	var v [1]byte
+	_, err := hex.Decode(v[:], []byte(s[i+1:i+3]))
+	return v[0], err == nil
 }
 
 func appendEscaped(dst []byte, c byte) []byte {

@@ -1,7 +1,7 @@
 package search
 
 import (
-	"rypsok/htmlx"
+	"rypsok/boundary"
 	"rypsok/tool"
 )
 
@@ -17,11 +17,11 @@ type boundaryCounts struct {
 // bounded. It reports whether the result reads like an instruction.
 func cleanResult(m *merged, s *Settings) (tool.Result, boundaryCounts, bool) {
 	var c boundaryCounts
-	clean := func(text string, decoded bool, max int) htmlx.Cleaned {
+	clean := func(text string, decoded bool, max int) boundary.Cleaned {
 		if decoded {
-			return htmlx.CleanDecodedText(text, max)
+			return boundary.CleanDecodedText(text, max)
 		}
-		return htmlx.CleanMarkupText(text, max)
+		return boundary.CleanMarkupText(text, max)
 	}
 	raw := m.best.raw
 	title := clean(raw.Title, raw.TitleDecoded, s.TitleMaxChars)
@@ -33,7 +33,7 @@ func cleanResult(m *merged, s *Settings) (tool.Result, boundaryCounts, bool) {
 		c.snippetsCut++
 	}
 	c.charsRemoved = title.Removed + snippet.Removed
-	flagged := htmlx.InstructionLike(title.Text) || htmlx.InstructionLike(snippet.Text)
+	flagged := boundary.InstructionLike(title.Text) || boundary.InstructionLike(snippet.Text)
 	if flagged {
 		c.flagged++
 	}

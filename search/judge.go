@@ -3,7 +3,7 @@ package search
 import (
 	"context"
 
-	"rypsok/htmlx"
+	"rypsok/boundary"
 	"rypsok/tool"
 )
 
@@ -39,10 +39,10 @@ func (s *Service) judge(ctx context.Context, results []tool.Result, engineOf []s
 			continue
 		}
 		if title.Redactions > 0 {
-			r.Title = htmlx.CleanDecodedText(title.Content, s.set.TitleMaxChars).Text
+			r.Title = boundary.CleanDecodedText(title.Content, s.set.TitleMaxChars).Text
 		}
 		if snippet.Redactions > 0 {
-			r.Snippet = htmlx.CleanDecodedText(snippet.Content, s.set.SnippetMaxChars).Text
+			r.Snippet = boundary.CleanDecodedText(snippet.Content, s.set.SnippetMaxChars).Text
 		}
 		kept = append(kept, r)
 	}

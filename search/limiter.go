@@ -1,7 +1,6 @@
 package search
 
 import (
-	"context"
 	"sync"
 	"time"
 )
@@ -91,32 +90,6 @@ func (b *bucket) block(until time.Time) {
 		b.tokens = 0
 	}
 }
-
-// semaphore is a counting semaphore whose acquisition honours a context.
-type semaphore chan struct{}
-
-func newSemaphore(n int) semaphore {
-	if n < 1 {
-		n = 1
-	}
-	return make(semaphore, n)
-}
-
-func (s semaphore) acquire(ctx context.Context) bool {
-	select {
-	case s <- struct{}{}:
-		return true
-	default:
-	}
-	select {
-	case s <- struct{}{}:
-		return true
-	case <-ctx.Done():
-		return false
-	}
-}
-
-func (s semaphore) release() { <-s }
 
 // limitKeyed is a driver whose provider counts requests per credential or,
 // keyless, per address: engines with the same key share one bucket and one

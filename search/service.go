@@ -11,6 +11,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"rypsok/internal/semaphore"
 	"rypsok/secrets"
 	"rypsok/tool"
 )
@@ -22,7 +23,7 @@ type slot struct {
 	eng    Engine // nil when disabled
 	props  Properties
 	bucket *bucket
-	sem    semaphore
+	sem    semaphore.Semaphore
 	circ   *circuit
 }
 
@@ -34,7 +35,7 @@ type Service struct {
 	now      func() time.Time
 	slots    []*slot // identifier order
 	byPref   []*slot // preference order, then identifier
-	outbound semaphore
+	outbound semaphore.Semaphore
 	policy   circuitPolicy
 	cache    *resultCache // nil when [cache] is off
 }
@@ -70,7 +71,7 @@ func assemble(s Settings, d Deps, engines []Engine) *Service {
 	d.Now = clockOr(d.Now)
 	svc := &Service{
 		set: s, deps: d, log: d.Logger, now: d.Now,
-		outbound: newSemaphore(s.OutboundInFlight),
+		outbound: semaphore.New(s.OutboundInFlight),
 		policy:   circuitPolicy{failuresToOpen: s.FailuresToOpen, first: s.FirstCooldown, max: s.MaxCooldown},
 		cache:    newResultCache(s, d.Now),
 	}
@@ -79,7 +80,7 @@ func assemble(s Settings, d Deps, engines []Engine) *Service {
 	// several engines of it.
 	type limits struct {
 		bucket *bucket
-		sem    semaphore
+		sem    semaphore.Semaphore
 	}
 	shared := map[string]limits{}
 	for i, cfg := range s.Engines {
@@ -99,7 +100,7 @@ func assemble(s Settings, d Deps, engines []Engine) *Service {
 				sl.bucket, sl.sem = l.bucket, l.sem
 			} else {
 				sl.bucket = bucketFor(sl.props, d.Now)
-				sl.sem = newSemaphore(inFlight)
+				sl.sem = semaphore.New(inFlight)
 				if key != "" {
 					shared[key] = limits{sl.bucket, sl.sem}
 				}
@@ -584,14 +585,14 @@ func (s *Service) ask(ctx, callCtx context.Context, p picked, req tool.SearchReq
 	if !sleep(ctx, wait) {
 		return engineEnd{skipped: tool.ReasonRateLimited}
 	}
-	if !sl.sem.acquire(ctx) {
+	if !sl.sem.Acquire(ctx) {
 		return engineEnd{skipped: tool.ReasonRateLimited}
 	}
-	defer sl.sem.release()
-	if !s.outbound.acquire(ctx) {
+	defer sl.sem.Release()
+	if !s.outbound.Acquire(ctx) {
 		return engineEnd{skipped: tool.ReasonRateLimited}
 	}
-	defer s.outbound.release()
+	defer s.outbound.Release()
 
 	rctx, rcancel := context.WithTimeout(ctx, s.set.EngineTimeout)
 	defer rcancel()

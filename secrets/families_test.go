@@ -51,6 +51,12 @@ func familyCases(t *testing.T) []familyCase {
 	neg := func(family, text string) familyCase {
 		return familyCase{family: family, before: text}
 	}
+	return append(serviceTokenCases(d, pos, neg), formatCases(d, pos, neg, jws, jwe, jwtStd, jwtWrapped)...)
+}
+
+// serviceTokenCases are the cases of the tokens of one service each, AWS
+// to Slack.
+func serviceTokenCases(d func(string, int) string, pos func(family, kind, before, value, after string) familyCase, neg func(family, text string) familyCase) []familyCase {
 	return []familyCase{
 		// aws_access_key_id: every prefix of an access key id.
 		pos("aws AKIA long-term key", "aws_access_key_id", "aws s3 ls fails for ", "AKIA"+d("b32", 16), " why"),
@@ -127,6 +133,15 @@ func familyCases(t *testing.T) []familyCase {
 		neg("slack xoxb- and hyphenated words", "xoxb-this-is-not-a-real-token-at-all"),
 		neg("slack workflow guide", "hooks.slack.com/workflows/ setup guide"),
 		neg("slack trigger path too short", "hooks.slack.com/triggers/T"+d("AN", 10)+"/"+d("d", 5)+"/"+d("hex", 20)),
+	}
+}
+
+// formatCases are the cases of Stripe to passwords: keys of other
+// services, JWTs in every form, and the formats not tied to one service.
+func formatCases(d func(string, int) string, pos func(family, kind, before, value, after string) familyCase, neg func(family, text string) familyCase, jws, jwe, jwtStd, jwtWrapped string) []familyCase {
+	b64 := base64.StdEncoding.EncodeToString
+	b64u := base64.RawURLEncoding.EncodeToString
+	return []familyCase{
 		// stripe_key: secret and restricted keys in every mode.
 		pos("stripe sk_live_", "stripe_key", "", "sk_live_"+d("an", 24), ""),
 		pos("stripe sk_test_", "stripe_key", "", "sk_test_"+d("an", 99), " test mode"),

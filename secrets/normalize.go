@@ -2,6 +2,7 @@ package secrets
 
 import (
 	"cmp"
+	"encoding/hex"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -93,30 +94,17 @@ func isInvisible(r rune) bool {
 	return false
 }
 
-// unhex returns the value of a hexadecimal digit, or -1.
-func unhex(c byte) int {
-	switch {
-	case c >= '0' && c <= '9':
-		return int(c - '0')
-	case c >= 'a' && c <= 'f':
-		return int(c-'a') + 10
-	case c >= 'A' && c <= 'F':
-		return int(c-'A') + 10
-	}
-	return -1
-}
-
 // percentAt returns the printable ASCII byte that the escape %XX at text[i]
 // encodes, if there is one.
 func percentAt(text string, i int) (byte, bool) {
 	if i+2 >= len(text) || text[i] != '%' {
 		return 0, false
 	}
-	hi, lo := unhex(text[i+1]), unhex(text[i+2])
-	if hi < 0 || lo < 0 {
+	var v [1]byte
+	if _, err := hex.Decode(v[:], []byte(text[i+1:i+3])); err != nil {
 		return 0, false
 	}
-	b := byte(hi<<4 | lo)
+	b := v[0]
 	return b, b >= 0x20 && b <= 0x7E
 }
 

@@ -1,12 +1,3 @@
-// Package config is the configuration of the rypsok binary: its schema (every
-// key, default, range, dependent range and message) and the report that
-// `rypsok check` prints.
-//
-// config.go is the only code that knows the configuration's key names. It
-// reads a tomlx document, checks every key against its type and range (the
-// limits table of the book), resolves secrets by reference, and builds the
-// settings of each package. Every message names its key and place and never
-// repeats a value from the file.
 package config
 
 import (
@@ -26,11 +17,11 @@ import (
 
 	"rypsok/egress"
 	"rypsok/fetch"
-	"rypsok/internal/mcp"
-	"rypsok/internal/tomlx"
+	"rypsok/mcp"
 	"rypsok/rsp"
 	"rypsok/search"
 	"rypsok/secrets"
+	"rypsok/tomlx"
 	"rypsok/tool"
 )
 
@@ -47,7 +38,9 @@ type Config struct {
 	Search search.Settings
 	Fetch  fetch.Settings
 	MCP    mcp.Settings
-	HTTP   HTTPSettings
+	// HTTP is [service.http] but its callers, which are HTTPCallers.
+	HTTP        mcp.HTTPSettings
+	HTTPCallers []Caller
 	// Metrics is [service.metrics] (metrics.go).
 	Metrics MetricsSettings
 
@@ -68,22 +61,6 @@ type Config struct {
 	Engines []EngineReport
 	// Warnings are the lines of the Warnings table that apply.
 	Warnings []Warning
-}
-
-// HTTPSettings are the [service.http] values. The Streamable HTTP transport
-// is not built yet; the keys are validated so that files stay valid.
-type HTTPSettings struct {
-	Bind            string
-	AllowedHosts    []string
-	AllowedOrigins  []string
-	LegacyRevisions bool
-	MaxConnections  int
-	MaxRequestBytes int
-	IdleTimeoutS    int
-	MaxStreams      int
-	MaxSessions     int
-	RequestTimeoutS int
-	Callers         []Caller
 }
 
 // Caller is one [[service.http.auth.callers]] entry.
@@ -590,14 +567,8 @@ func (l *loader) load(root *tomlx.Table, fromFile bool) *Config {
 		Search:   search.DefaultSettings(),
 		Fetch:    fetch.DefaultSettings(),
 		LogLevel: slog.LevelInfo,
-		HTTP: HTTPSettings{
-			Bind: "127.0.0.1:8737", LegacyRevisions: true, MaxConnections: 64, MaxRequestBytes: 65536,
-			IdleTimeoutS: 60, MaxStreams: 16, MaxSessions: 256, RequestTimeoutS: 30,
-		},
-		MCP: mcp.Settings{
-			StructuredContent: true, Shutdown: 3000 * time.Millisecond, StatusEnabled: true,
-			SearchPerMinute: 60, FetchPerMinute: 30, StatusPerMinute: 30,
-		},
+		HTTP:     mcp.DefaultHTTPSettings(),
+		MCP:      mcp.DefaultSettings(),
 	}
 	top := l.section(root, "")
 	if fromFile {
@@ -714,10 +685,12 @@ func (l *loader) loadService(s *section, c *Config) {
 	if origins, _, ok := h.strings("allowed_origins", "origins such as https://app.example or null", true, checkOrigin); ok {
 		c.HTTP.AllowedOrigins = origins
 	}
-	h.bool("legacy_revisions", &c.HTTP.LegacyRevisions)
+	legacy := !c.HTTP.NoLegacyRevisions
+	h.bool("legacy_revisions", &legacy)
+	c.HTTP.NoLegacyRevisions = !legacy
 	h.int("max_connections", 1, 4096, &c.HTTP.MaxConnections)
 	h.int("max_request_bytes", 4096, 1048576, &c.HTTP.MaxRequestBytes)
-	h.int("idle_timeout_s", 5, 600, &c.HTTP.IdleTimeoutS)
+	h.seconds("idle_timeout_s", 5, 600, &c.HTTP.IdleTimeout)
 	h.int("max_streams", 1, 256, &c.HTTP.MaxStreams)
 	h.int("max_sessions", 1, 2048, &c.HTTP.MaxSessions)
 	// request_timeout_s depends on fetch.deadline_ms; it is checked in
@@ -730,7 +703,7 @@ func (l *loader) loadService(s *section, c *Config) {
 
 	bind, _ := netip.ParseAddrPort(c.HTTP.Bind)
 	if a := bind.Addr(); a.IsValid() && !a.IsLoopback() {
-		if len(c.HTTP.Callers) == 0 {
+		if len(c.HTTPCallers) == 0 {
 			l.errKey(h.t, "bind", "service.http.bind", "a non-loopback bind needs [service.http.auth] callers")
 		}
 		if a.IsUnspecified() && len(c.HTTP.AllowedHosts) == 0 {
@@ -798,7 +771,7 @@ func (l *loader) loadCallers(auth *section, c *Config) {
 		if l.opts.ReadTokens && (cl.TokenEnv != "" || cl.TokenFile != "") {
 			l.readToken(&cl, key, ev, fv)
 		}
-		c.HTTP.Callers = append(c.HTTP.Callers, cl)
+		c.HTTPCallers = append(c.HTTPCallers, cl)
 	}
 }
 
@@ -952,10 +925,10 @@ func (l *loader) loadFetch(s *section, c *Config) {
 	// service.http.request_timeout_s depends on fetch.deadline_ms.
 	if h := l.pendingHTTP; h != nil {
 		lo := int64((fs.Deadline + 2*time.Second + time.Second - 1) / time.Second)
-		x := int64(c.HTTP.RequestTimeoutS)
+		x := int64(c.HTTP.RequestTimeout / time.Second)
 		h.dependentInt("request_timeout_s", 3, 600, dependentRange{lo, 600,
 			fmt.Sprintf("fetch.deadline_ms %d plus 2 s", fs.Deadline.Milliseconds())}, &x)
-		c.HTTP.RequestTimeoutS = int(x)
+		c.HTTP.RequestTimeout = time.Duration(x) * time.Second
 		h.done()
 		l.pendingHTTP = nil
 	}

@@ -68,7 +68,7 @@ func intKeys() []intKey {
 		{"service", "shutdown_ms", 500, 10000, 3000, func(c *Config) int64 { return msf(c.MCP.Shutdown) }},
 		{"service.http", "max_connections", 1, 4096, 64, func(c *Config) int64 { return int64(c.HTTP.MaxConnections) }},
 		{"service.http", "max_request_bytes", 4096, 1048576, 65536, func(c *Config) int64 { return int64(c.HTTP.MaxRequestBytes) }},
-		{"service.http", "idle_timeout_s", 5, 600, 60, func(c *Config) int64 { return int64(c.HTTP.IdleTimeoutS) }},
+		{"service.http", "idle_timeout_s", 5, 600, 60, func(c *Config) int64 { return int64(c.HTTP.IdleTimeout / time.Second) }},
 		{"service.http", "max_streams", 1, 256, 16, func(c *Config) int64 { return int64(c.HTTP.MaxStreams) }},
 		{"service.http", "max_sessions", 1, 2048, 256, func(c *Config) int64 { return int64(c.HTTP.MaxSessions) }},
 		{"search", "max_results_ceiling", 1, 20, 20, func(c *Config) int64 { return int64(c.Search.MaxResultsCeiling) }},
@@ -277,8 +277,8 @@ func TestREQ_CFG_005_DependentRanges(t *testing.T) {
 		t.Fatalf("max_chars %d ceiling %d", c.Fetch.MaxChars, c.MCP.MaxCharsCeiling)
 	}
 	c = mustLoad(t, "config_version = 1\n[search]\nengine_timeout_ms = 2300\n[service.http]\nrequest_timeout_s = 600\n[resilience]\nfirst_cooldown_s = 10\n", nil)
-	if c.Search.EngineTimeout != 2300*time.Millisecond || c.HTTP.RequestTimeoutS != 600 || c.Search.FirstCooldown != 10*time.Second {
-		t.Fatalf("engine timeout %v, request timeout %d, first cooldown %v", c.Search.EngineTimeout, c.HTTP.RequestTimeoutS, c.Search.FirstCooldown)
+	if c.Search.EngineTimeout != 2300*time.Millisecond || c.HTTP.RequestTimeout != 600*time.Second || c.Search.FirstCooldown != 10*time.Second {
+		t.Fatalf("engine timeout %v, request timeout %v, first cooldown %v", c.Search.EngineTimeout, c.HTTP.RequestTimeout, c.Search.FirstCooldown)
 	}
 }
 
@@ -341,7 +341,7 @@ func TestREQ_CFG_003_OtherKeysDefaultsAndForms(t *testing.T) {
 	if c.Search.SecretDetection != secrets.Refuse || c.LogQueries || !c.MCP.StatusEnabled || c.CacheEnabled || c.Scraping || !c.MCP.StructuredContent {
 		t.Fatalf("switch defaults wrong")
 	}
-	if c.HTTP.Bind != "127.0.0.1:8737" || !c.HTTP.LegacyRevisions || c.HTTP.RequestTimeoutS != 30 {
+	if c.HTTP.Bind != "127.0.0.1:8737" || c.HTTP.NoLegacyRevisions || c.HTTP.RequestTimeout != 30*time.Second {
 		t.Fatalf("http defaults: %+v", c.HTTP)
 	}
 	if c.Search.FirstCooldown != 60*time.Second || c.Search.MaxCooldown != 900*time.Second {
@@ -460,8 +460,8 @@ func TestREQ_CFG_004_TokenWithALineBreakIsRefused(t *testing.T) {
 	// trimmed white space around a token, and a tab inside, are fine
 	tf := filepath.Join(dir, "token")
 	os.WriteFile(tf, []byte("\n  one-line-token-0123456789\tabcdefghijkl  \r\n"), 0o600)
-	if c := mustLoad(t, "config_version = 1\n[[service.http.auth.callers]]\nid = \"ops\"\ntoken_file = \""+tf+"\"\n", nil); c.HTTP.Callers[0].Token.Reveal() != "one-line-token-0123456789\tabcdefghijkl" {
-		t.Fatalf("a one-line token: %q", c.HTTP.Callers[0].Token.Reveal())
+	if c := mustLoad(t, "config_version = 1\n[[service.http.auth.callers]]\nid = \"ops\"\ntoken_file = \""+tf+"\"\n", nil); c.HTTPCallers[0].Token.Reveal() != "one-line-token-0123456789\tabcdefghijkl" {
+		t.Fatalf("a one-line token: %q", c.HTTPCallers[0].Token.Reveal())
 	}
 }
 
@@ -526,8 +526,8 @@ func TestREQ_CFG_004_SecretsByReference(t *testing.T) {
 	os.WriteFile(tf, []byte(strings.Repeat("k", 40)), 0o600)
 	tokenDoc := "config_version = 1\n[[service.http.auth.callers]]\nid = \"ops\"\ntoken_file = \"" + tf + "\"\n"
 	c = mustLoad(t, tokenDoc, nil)
-	if len(c.HTTP.Callers) != 1 || c.HTTP.Callers[0].Token.Reveal() != strings.Repeat("k", 40) {
-		t.Fatalf("callers: %+v", c.HTTP.Callers)
+	if len(c.HTTPCallers) != 1 || c.HTTPCallers[0].Token.Reveal() != strings.Repeat("k", 40) {
+		t.Fatalf("callers: %+v", c.HTTPCallers)
 	}
 	if runtime.GOOS != "windows" {
 		for _, mode := range []os.FileMode{0o644, 0o640, 0o604, 0o620} {

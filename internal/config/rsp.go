@@ -13,8 +13,8 @@ import (
 	"strings"
 	"time"
 
-	"rypsok/internal/tomlx"
 	"rypsok/rsp"
+	"rypsok/tomlx"
 )
 
 // The ranges of the [rsp] keys.

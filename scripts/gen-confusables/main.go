@@ -1,4 +1,4 @@
-// Command gen-confusables writes htmlx's table of look-alike letters: the
+// Command gen-confusables writes boundary's table of look-alike letters: the
 // Latin, Cyrillic and Greek letters that Unicode's confusables data
 // (UTS #39, confusables.txt) gives as confusable with one Latin letter,
 // each with that letter in lower case. InstructionLike folds them before
@@ -13,11 +13,11 @@
 //
 //	go run ./scripts/gen-confusables -in confusables.txt \
 //	    [-subset scripts/gen-confusables/confusables-latin.txt] \
-//	    [-out htmlx/clean_confusables.go]
+//	    [-out boundary/clean_confusables.go]
 //
 // -in reads the whole confusables.txt or the subset kept in this folder
 // (the lines used, as published); -subset writes those lines; -out writes
-// the Go table. go generate in htmlx runs it on the kept subset.
+// the Go table. go generate in boundary runs it on the kept subset.
 package main
 
 import (
@@ -181,7 +181,7 @@ func goTable(header []string, pairs []pair) ([]byte, error) {
 		b.WriteString("//\t" + strings.TrimSpace(strings.TrimPrefix(h, "#")) + "\n")
 	}
 	b.WriteString("//\n// The data is the Unicode Consortium's, under the Unicode License v3\n")
-	b.WriteString("// (https://www.unicode.org/license.txt).\n\npackage htmlx\n\n")
+	b.WriteString("// (https://www.unicode.org/license.txt).\n\npackage boundary\n\n")
 	b.WriteString("// confusableLetters maps a look-alike letter to the Latin letter it\n// reads as, lower-cased; sorted by rune.\n")
 	b.WriteString("var confusableLetters = [...]struct {\n\tr      rune\n\tletter byte\n}{\n")
 	for _, p := range sorted {

@@ -23,12 +23,12 @@ func TestTableIsGeneratedFromTheData(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := os.ReadFile("../../htmlx/clean_confusables.go")
+	got, err := os.ReadFile("../../boundary/clean_confusables.go")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(got, want) {
-		t.Fatal("htmlx/clean_confusables.go differs from the generator's output; run go generate ./htmlx")
+		t.Fatal("boundary/clean_confusables.go differs from the generator's output; run go generate ./boundary")
 	}
 	if !strings.Contains(string(got), "Version: 15.1.0") || len(pairs) < 100 {
 		t.Fatalf("unexpected data: %d pairs", len(pairs))

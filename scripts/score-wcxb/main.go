@@ -35,7 +35,9 @@ import (
 	"time"
 	"unicode"
 
+	"rypsok/boundary"
 	"rypsok/htmlx"
+	"rypsok/htmlx/charset"
 )
 
 type record struct {
@@ -146,11 +148,11 @@ func score(rec *record, body []byte, out string) result {
 	res := result{rec: rec, bytes: len(body)}
 	base, _ := url.Parse(rec.URL)
 	start := time.Now()
-	doc := htmlx.Decode(body, "text/html")
+	doc := charset.Decode(body, "text/html")
 	page, err := htmlx.ExtractHTML(doc, base, htmlx.Limits{MaxNodes: 100000, MaxDepth: 256})
 	content := ""
 	if err == nil {
-		content, _ = htmlx.CleanContent(page.Markdown)
+		content, _ = boundary.CleanContent(page.Markdown)
 		if strings.TrimSpace(content) == "" {
 			err = errors.New("nothing left after cleaning")
 		}

@@ -1,0 +1,3 @@
+// Package plugintest builds the RSP plugins the tests run and proves that
+// none of their processes outlives the tests. Only tests import it.
+package plugintest

@@ -182,13 +182,15 @@ func lines(rs []*run) []*line {
 		ln := &line{}
 		var s *seg
 		var sb strings.Builder
-		var big float64
+		// The line's size and baseline are those of its longest run: a
+		// large symbol or a superscript does not make it a heading.
+		most := 0
 		for _, r := range cur {
 			if r.chars == 0 {
 				continue
 			}
-			if r.size > big {
-				big, ln.y = r.size, r.y
+			if r.chars > most {
+				most, ln.size, ln.y = r.chars, r.size, r.y
 			}
 			sz := r.size
 			if s != nil {
@@ -217,7 +219,6 @@ func lines(rs []*run) []*line {
 			s.text = sb.String()
 			ln.segs = append(ln.segs, s)
 		}
-		ln.size = big
 		if len(ln.segs) > 0 {
 			out = append(out, ln)
 		}

@@ -24,6 +24,8 @@ type run struct {
 	text            strings.Builder
 	chars           int
 	trailingSpace   bool
+	sizeSum         float64 // sizes of the glyphs so far
+	glyphs          int
 }
 
 type seg struct {
@@ -157,9 +159,11 @@ func runs(gl []glyph) (out []*run, rot []string) {
 			accent = nil
 		}
 		cur.x1 = math.Max(cur.x1, g.x+g.adv)
-		if g.size > cur.size {
-			cur.size = g.size
-		}
+		// The run's size is the mean of its glyphs': one large symbol
+		// does not make it large.
+		cur.sizeSum += g.size
+		cur.glyphs++
+		cur.size = cur.sizeSum / float64(cur.glyphs)
 	}
 	flushAccent()
 	if rotB.Len() > 0 {

@@ -59,7 +59,13 @@ type layout struct {
 	pendingBlank bool
 	anyText      bool
 	bodySize     float64
+	work         int // lines looked at for columns on this page
 }
+
+// maxLayoutWork bounds the lines looked at for columns on one page: past
+// it, the rest of the page is read line by line (LIM-F21 keeps pages small
+// enough that an ordinary page never comes near it).
+const maxLayoutWork = 500000
 
 func newLayout() *layout { return &layout{seenEdges: map[string]bool{}} }
 
@@ -297,10 +303,11 @@ func (l *layout) order(ls []*line, out []outLine, depth int) []outLine {
 		out = append(out, outLine{text: sb.String(), y: ln.y, size: ln.size, x0: ln.segs[0].x0, flow: l.flow})
 	}
 	for i := 0; i < len(ls); {
-		if depth < 6 {
+		if depth < 6 && l.work < maxLayoutWork {
 			f := intersect(free(ls[i], x0, x1), []interval{{x0, x1}}, minGutter)
 			j := i + 1
-			for ; j < len(ls) && len(f) > 0; j++ {
+			for ; j < len(ls) && len(f) > 0 && l.work < maxLayoutWork; j++ {
+				l.work++
 				nf := intersect(f, free(ls[j], x0, x1), minGutter)
 				if len(nf) == 0 {
 					break
@@ -444,17 +451,24 @@ func (l *layout) page(gl []glyph, _ pageRef) {
 		}
 	}
 	var keep []*line
+	var met []string
 	for _, ln := range ls {
 		if k, ok := edge[ln]; ok && runningKey(k) {
 			if l.seenEdges[k] {
 				continue
 			}
-			if len(l.seenEdges) < 1024 {
-				l.seenEdges[k] = true
-			}
+			met = append(met, k)
 		}
 		keep = append(keep, ln)
 	}
+	// Compared with earlier pages only: a page whose first and last lines
+	// are alike keeps both.
+	for _, k := range met {
+		if len(l.seenEdges) < 1024 {
+			l.seenEdges[k] = true
+		}
+	}
+	l.work = 0
 	out := l.order(keep, nil, 0)
 	for _, t := range rot {
 		if strings.TrimSpace(t) != "" {
@@ -490,7 +504,7 @@ func (l *layout) write(out []outLine) {
 		paras[len(paras)-1] = append(paras[len(paras)-1], o)
 	}
 	for _, p := range paras {
-		var sb strings.Builder
+		var buf []byte
 		heading := ""
 		if sz := p[0].size; l.isHeading(sz) && len(p) <= 3 {
 			heading = "## "
@@ -503,20 +517,23 @@ func (l *layout) write(out []outLine) {
 			if t == "" {
 				continue
 			}
-			if i > 0 && sb.Len() > 0 {
-				prev := sb.String()
-				if joinHyphen(prev, t) {
-					sb.Reset()
-					sb.WriteString(strings.TrimSuffix(strings.TrimSuffix(prev, "-"), "\u00ad"))
+			if i > 0 && len(buf) > 0 {
+				if joinHyphen(string(buf[max(0, len(buf)-8):]), t) {
+					// Drop the hyphen: one byte, or the two of a soft hyphen.
+					if buf[len(buf)-1] == '-' {
+						buf = buf[:len(buf)-1]
+					} else {
+						buf = buf[:len(buf)-2]
+					}
 				} else if heading != "" {
-					sb.WriteByte(' ')
+					buf = append(buf, ' ')
 				} else {
-					sb.WriteByte('\n')
+					buf = append(buf, '\n')
 				}
 			}
-			sb.WriteString(t)
+			buf = append(buf, t...)
 		}
-		text := sb.String()
+		text := string(buf)
 		if strings.TrimSpace(text) == "" {
 			continue
 		}

@@ -59,13 +59,13 @@ type layout struct {
 	pendingBlank bool
 	anyText      bool
 	bodySize     float64
-	work         int // lines looked at for columns on this page
+	work         int // lines and pieces compared for columns on this page
 }
 
-// maxLayoutWork bounds the lines looked at for columns on one page: past
-// it, the rest of the page is read line by line (LIM-F21 keeps pages small
-// enough that an ordinary page never comes near it).
-const maxLayoutWork = 500000
+// maxLayoutWork bounds the work of looking for columns on one page (lines
+// and pieces of lines compared): past it, the rest of the page is read line
+// by line. An ordinary page never comes near it.
+const maxLayoutWork = 1000000
 
 func newLayout() *layout { return &layout{seenEdges: map[string]bool{}} }
 
@@ -263,14 +263,19 @@ func free(ln *line, x0, x1 float64) []interval {
 	return out
 }
 
+// intersect is the overlap of two sorted lists of disjoint intervals,
+// keeping the pieces at least minW wide, in one pass over both.
 func intersect(a, b []interval, minW float64) []interval {
 	var out []interval
-	for _, x := range a {
-		for _, y := range b {
-			lo, hi := math.Max(x.lo, y.lo), math.Min(x.hi, y.hi)
-			if hi-lo >= minW {
-				out = append(out, interval{lo, hi})
-			}
+	for i, j := 0, 0; i < len(a) && j < len(b); {
+		lo, hi := math.Max(a[i].lo, b[j].lo), math.Min(a[i].hi, b[j].hi)
+		if hi-lo >= minW {
+			out = append(out, interval{lo, hi})
+		}
+		if a[i].hi < b[j].hi {
+			i++
+		} else {
+			j++
 		}
 	}
 	return out
@@ -307,7 +312,7 @@ func (l *layout) order(ls []*line, out []outLine, depth int) []outLine {
 			f := intersect(free(ls[i], x0, x1), []interval{{x0, x1}}, minGutter)
 			j := i + 1
 			for ; j < len(ls) && len(f) > 0 && l.work < maxLayoutWork; j++ {
-				l.work++
+				l.work += 1 + len(f) + len(ls[j].segs)
 				nf := intersect(f, free(ls[j], x0, x1), minGutter)
 				if len(nf) == 0 {
 					break
@@ -343,7 +348,10 @@ func split(band []*line, gutters []interval) (left, right []*line, ok bool) {
 			bx0, bx1 = math.Min(bx0, s.x0), math.Max(bx1, s.x1)
 		}
 	}
-	for _, g := range gutters {
+	for k, g := range gutters {
+		if k >= 8 {
+			break // a page of many gutters is a table, not columns
+		}
 		if g.lo <= bx0 || g.hi >= bx1 {
 			continue
 		}

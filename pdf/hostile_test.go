@@ -239,3 +239,31 @@ func TestREQ_PAGE_006_HostileBoundsAreEnforced(t *testing.T) {
 		t.Errorf("a passed deadline: %v", err)
 	}
 }
+
+// 20,000 lines that share a gutter but are no columns (the left side is
+// one short word) cost a bounded amount of layout work, not a pass over
+// the remaining lines for each line.
+func TestREQ_PAGE_006_HostileLayoutIsBounded(t *testing.T) {
+	var gl []glyph
+	for i := 0; i < 20000; i++ {
+		y := float64(100000 - 2*i)
+		adv := 1.0
+		if i%10 == 0 {
+			adv = 20 // a few wide lines: the left side is not a column
+		}
+		gl = append(gl, glyph{text: "x", x: 0, y: y, adv: adv, size: 1, dx: 1},
+			glyph{text: "long text on the right side of the gutter", x: 50, y: y, adv: 40, size: 1, dx: 1})
+	}
+	start := time.Now()
+	lay := newLayout()
+	lay.page(gl, pageRef{})
+	if lay.work > maxLayoutWork {
+		t.Errorf("%d lines looked at", lay.work)
+	}
+	if took := time.Since(start); took > 10*time.Second {
+		t.Errorf("layout took %v", took)
+	}
+	if n := strings.Count(lay.finish(), "long text"); n != 20000 {
+		t.Errorf("%d lines written", n)
+	}
+}

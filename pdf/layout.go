@@ -24,6 +24,8 @@ type run struct {
 	text            strings.Builder
 	chars           int
 	trailingSpace   bool
+	sizeSum         float64 // sizes of the glyphs so far
+	glyphs          int
 }
 
 type seg struct {
@@ -57,7 +59,13 @@ type layout struct {
 	pendingBlank bool
 	anyText      bool
 	bodySize     float64
+	work         int // lines and pieces compared for columns on this page
 }
+
+// maxLayoutWork bounds the work of looking for columns on one page (lines
+// and pieces of lines compared): past it, the rest of the page is read line
+// by line. An ordinary page never comes near it.
+const maxLayoutWork = 1000000
 
 func newLayout() *layout { return &layout{seenEdges: map[string]bool{}} }
 
@@ -157,9 +165,11 @@ func runs(gl []glyph) (out []*run, rot []string) {
 			accent = nil
 		}
 		cur.x1 = math.Max(cur.x1, g.x+g.adv)
-		if g.size > cur.size {
-			cur.size = g.size
-		}
+		// The run's size is the mean of its glyphs': one large symbol
+		// does not make it large.
+		cur.sizeSum += g.size
+		cur.glyphs++
+		cur.size = cur.sizeSum / float64(cur.glyphs)
 	}
 	flushAccent()
 	if rotB.Len() > 0 {
@@ -182,13 +192,15 @@ func lines(rs []*run) []*line {
 		ln := &line{}
 		var s *seg
 		var sb strings.Builder
-		var big float64
+		// The line's size and baseline are those of its longest run: a
+		// large symbol or a superscript does not make it a heading.
+		most := 0
 		for _, r := range cur {
 			if r.chars == 0 {
 				continue
 			}
-			if r.size > big {
-				big, ln.y = r.size, r.y
+			if r.chars > most {
+				most, ln.size, ln.y = r.chars, r.size, r.y
 			}
 			sz := r.size
 			if s != nil {
@@ -217,7 +229,6 @@ func lines(rs []*run) []*line {
 			s.text = sb.String()
 			ln.segs = append(ln.segs, s)
 		}
-		ln.size = big
 		if len(ln.segs) > 0 {
 			out = append(out, ln)
 		}
@@ -252,14 +263,19 @@ func free(ln *line, x0, x1 float64) []interval {
 	return out
 }
 
+// intersect is the overlap of two sorted lists of disjoint intervals,
+// keeping the pieces at least minW wide, in one pass over both.
 func intersect(a, b []interval, minW float64) []interval {
 	var out []interval
-	for _, x := range a {
-		for _, y := range b {
-			lo, hi := math.Max(x.lo, y.lo), math.Min(x.hi, y.hi)
-			if hi-lo >= minW {
-				out = append(out, interval{lo, hi})
-			}
+	for i, j := 0, 0; i < len(a) && j < len(b); {
+		lo, hi := math.Max(a[i].lo, b[j].lo), math.Min(a[i].hi, b[j].hi)
+		if hi-lo >= minW {
+			out = append(out, interval{lo, hi})
+		}
+		if a[i].hi < b[j].hi {
+			i++
+		} else {
+			j++
 		}
 	}
 	return out
@@ -292,10 +308,11 @@ func (l *layout) order(ls []*line, out []outLine, depth int) []outLine {
 		out = append(out, outLine{text: sb.String(), y: ln.y, size: ln.size, x0: ln.segs[0].x0, flow: l.flow})
 	}
 	for i := 0; i < len(ls); {
-		if depth < 6 {
+		if depth < 6 && l.work < maxLayoutWork {
 			f := intersect(free(ls[i], x0, x1), []interval{{x0, x1}}, minGutter)
 			j := i + 1
-			for ; j < len(ls) && len(f) > 0; j++ {
+			for ; j < len(ls) && len(f) > 0 && l.work < maxLayoutWork; j++ {
+				l.work += 1 + len(f) + len(ls[j].segs)
 				nf := intersect(f, free(ls[j], x0, x1), minGutter)
 				if len(nf) == 0 {
 					break
@@ -331,7 +348,10 @@ func split(band []*line, gutters []interval) (left, right []*line, ok bool) {
 			bx0, bx1 = math.Min(bx0, s.x0), math.Max(bx1, s.x1)
 		}
 	}
-	for _, g := range gutters {
+	for k, g := range gutters {
+		if k >= 8 {
+			break // a page of many gutters is a table, not columns
+		}
 		if g.lo <= bx0 || g.hi >= bx1 {
 			continue
 		}
@@ -439,17 +459,24 @@ func (l *layout) page(gl []glyph, _ pageRef) {
 		}
 	}
 	var keep []*line
+	var met []string
 	for _, ln := range ls {
 		if k, ok := edge[ln]; ok && runningKey(k) {
 			if l.seenEdges[k] {
 				continue
 			}
-			if len(l.seenEdges) < 1024 {
-				l.seenEdges[k] = true
-			}
+			met = append(met, k)
 		}
 		keep = append(keep, ln)
 	}
+	// Compared with earlier pages only: a page whose first and last lines
+	// are alike keeps both.
+	for _, k := range met {
+		if len(l.seenEdges) < 1024 {
+			l.seenEdges[k] = true
+		}
+	}
+	l.work = 0
 	out := l.order(keep, nil, 0)
 	for _, t := range rot {
 		if strings.TrimSpace(t) != "" {
@@ -485,7 +512,7 @@ func (l *layout) write(out []outLine) {
 		paras[len(paras)-1] = append(paras[len(paras)-1], o)
 	}
 	for _, p := range paras {
-		var sb strings.Builder
+		var buf []byte
 		heading := ""
 		if sz := p[0].size; l.isHeading(sz) && len(p) <= 3 {
 			heading = "## "
@@ -498,20 +525,23 @@ func (l *layout) write(out []outLine) {
 			if t == "" {
 				continue
 			}
-			if i > 0 && sb.Len() > 0 {
-				prev := sb.String()
-				if joinHyphen(prev, t) {
-					sb.Reset()
-					sb.WriteString(strings.TrimSuffix(strings.TrimSuffix(prev, "-"), "\u00ad"))
+			if i > 0 && len(buf) > 0 {
+				if joinHyphen(string(buf[max(0, len(buf)-8):]), t) {
+					// Drop the hyphen: one byte, or the two of a soft hyphen.
+					if buf[len(buf)-1] == '-' {
+						buf = buf[:len(buf)-1]
+					} else {
+						buf = buf[:len(buf)-2]
+					}
 				} else if heading != "" {
-					sb.WriteByte(' ')
+					buf = append(buf, ' ')
 				} else {
-					sb.WriteByte('\n')
+					buf = append(buf, '\n')
 				}
 			}
-			sb.WriteString(t)
+			buf = append(buf, t...)
 		}
-		text := sb.String()
+		text := string(buf)
 		if strings.TrimSpace(text) == "" {
 			continue
 		}

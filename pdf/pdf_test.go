@@ -349,3 +349,13 @@ func TestCodeAtPageEdgesIsNotARunningHeader(t *testing.T) {
 		t.Errorf("edge lines dropped:\n%s", md)
 	}
 }
+
+func TestALargeSymbolDoesNotMakeAHeading(t *testing.T) {
+	content := textLines(72, "Body text before the line", "more body text here") +
+		"BT /F1 12 Tf 72 600 Td (Press the key ) Tj /F1 20 Tf (^) Tj /F1 12 Tf ( and then the other key) Tj ET\n" +
+		"BT /F1 12 Tf 72 586 Td (and body text after it) Tj ET"
+	b := newBuilder()
+	b.simpleDoc("/WinAnsiEncoding", nil, page{content: content})
+	md := extract(t, b.bytes()).Markdown
+	checkText(t, md, []string{"Press the key"}, []string{"# Press", "#Press"})
+}

@@ -74,7 +74,7 @@ func newOpsMetrics(cfg *config.Config) *opsMetrics {
 	for _, p := range cfg.RSP.Plugins {
 		set.Plugins = append(set.Plugins, p.Name)
 	}
-	for _, c := range cfg.HTTP.Callers {
+	for _, c := range cfg.HTTPCallers {
 		set.Callers = append(set.Callers, c.ID)
 	}
 	o.m = metrics.New(set)

@@ -56,6 +56,7 @@ func TestREQ_OPS_003_ZeroConfigurationOffersEveryCategory(t *testing.T) {
 		{Kind: "question", ID: 1001, Title: "asyncio wait_for cancels the task on timeout", Snippet: "Why does the task get cancelled", Date: day},
 		{Kind: "repository", ID: 2002, Title: "example/asyncio-timeouts", Snippet: "Timeouts for asyncio tasks", URL: "https://github.com/example/asyncio-timeouts", Date: day},
 		{Kind: "story", ID: 39000001, Title: "Retrieval augmented generation evaluation in 2026", Snippet: "A survey of RAG evaluation", URL: "https://blog.example.org/rag-eval", Date: day},
+		{Kind: "paper", ID: 4242, Title: "Evaluating retrieval augmented generation", Snippet: "We survey how retrieval augmented generation is evaluated", Date: day},
 	})
 	wiki := standin.Wiki([]standin.Article{{Title: "Retrieval-augmented generation", Timestamp: "2026-10-01T00:00:00Z",
 		Snippet: "Retrieval-augmented generation is a technique", HTML: "<html><body><p>RAG</p></body></html>"}})
@@ -69,6 +70,7 @@ func TestREQ_OPS_003_ZeroConfigurationOffersEveryCategory(t *testing.T) {
 	doc := "config_version = 1\n[search]\nengine_attribution = true\ndeadline_ms = 10000\nengine_timeout_ms = 9000\n"
 	for _, e := range []struct{ id, cats, base string }{
 		{"wikipedia", `"general", "science"`, "/w/api.php"},
+		{"arxiv", `"science"`, ""}, {"crossref", `"science"`, ""},
 		{"stackexchange", `"code"`, ""}, {"hackernews", `"news"`, ""}, {"github", `"code"`, ""}, // github last: the key line below is its
 	} {
 		doc += fmt.Sprintf("[engines.%s]\ntype = %q\ncategories = [%s]\nbase_url = \"%s%s\"\n", e.id, e.id, e.cats, s.URL, e.base)
@@ -98,7 +100,7 @@ func TestREQ_OPS_003_ZeroConfigurationOffersEveryCategory(t *testing.T) {
 	if got := categoryEnum(t, byID[1]); !slices.Equal(got, want) {
 		t.Fatalf("categories: %v", got)
 	}
-	engines := map[string][]string{"general": {"wikipedia"}, "news": {"hackernews"}, "science": {"wikipedia"}, "code": {"github", "stackexchange"}}
+	engines := map[string][]string{"general": {"wikipedia"}, "news": {"hackernews"}, "science": {"arxiv", "crossref", "wikipedia"}, "code": {"github", "stackexchange"}}
 	for i, cat := range want {
 		res := byID[float64(i+2)]["result"].(map[string]any)
 		sc := res["structuredContent"].(map[string]any)

@@ -141,14 +141,14 @@ func (w *capWriter) bytes() []byte {
 	return w.buf
 }
 
-// ReadFrom lets the Cmd's copying goroutine read stdout through a small
-// buffer instead of io.Copy's 32 KiB one.
-func (w *capWriter) ReadFrom(r io.Reader) (int64, error) { return readInto(w, r) }
+// ReadFrom lets the Cmd's copying goroutine read stdout without going
+// through io.Copy's generic path (32 KiB at a time, as before).
+func (w *capWriter) ReadFrom(r io.Reader) (int64, error) { return readInto(w, r, 32<<10) }
 
-// readInto copies r to w through a 4 KiB buffer and ends without an
-// error at EOF.
-func readInto(w io.Writer, r io.Reader) (int64, error) {
-	buf := make([]byte, 4<<10)
+// readInto copies r to w through a buffer of size bytes and ends without
+// an error at EOF.
+func readInto(w io.Writer, r io.Reader, size int) (int64, error) {
+	buf := make([]byte, size)
 	var total int64
 	for {
 		n, err := r.Read(buf)
@@ -178,5 +178,6 @@ func (w *headWriter) Write(b []byte) (int, error) {
 	return len(b), nil
 }
 
-// ReadFrom is as capWriter's, for stderr.
-func (w *headWriter) ReadFrom(r io.Reader) (int64, error) { return readInto(w, r) }
+// ReadFrom is as capWriter's, for stderr, through a smaller buffer: most
+// of a noisy stderr is discarded.
+func (w *headWriter) ReadFrom(r io.Reader) (int64, error) { return readInto(w, r, 4<<10) }

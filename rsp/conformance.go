@@ -78,7 +78,7 @@ func (k *kit) fail(check, why string) {
 func (k *kit) exec(input []byte, fd3 *os.File) outcome {
 	c, cancel := context.WithTimeout(k.ctx, k.timeout)
 	defer cancel()
-	return run(c, proc{argv: k.argv, env: k.env, input: input, fd3: fd3, maxOut: 1 << 20, maxErr: StderrLimitBytes})
+	return run(c, proc{argv: k.argv, env: k.env, input: input, fd3: fd3, maxOut: 1 << 20, maxErr: StderrLimitBytes, timeout: k.timeout})
 }
 
 // failed says why a call failed, with the first bytes of its stderr.

@@ -13,6 +13,11 @@
 // classes (Class) and decided by the plugin's on_error setting; verdicts
 // of plugins that declared themselves deterministic are cached.
 //
+// Both sides read the reference's dialect (the handshake is
+// "hook":"handshake"; a call needs no type) and rypsok's, and refuse any
+// message that is not strict JSON (StrictJSON). Content goes by reference
+// only to a plugin whose handshake declares content_ref.
+//
 // Plugin side: Serve (and ServeIO) read one request, answer the handshake
 // or call a judging function, and write one answer.
 //
@@ -24,7 +29,8 @@
 // Log events (on the Settings' Logger): rsp_handshake_failed (plugin,
 // failure), rsp_plugin_failed (plugin, hook, failure, on_error),
 // rsp_verdict (plugin, hook, verdict, reason) for every non-ALLOW answer,
-// and at debug rsp_plugin_stderr (plugin, the first 200 cleaned bytes).
+// rsp_unknown_severity (plugin, severity) once per plugin, and at debug
+// rsp_plugin_stderr (plugin, the first 200 cleaned bytes).
 //
 // The package never imports search, fetch or mcp: they receive a Judge
 // (the interface below) from main. It never logs or returns content, the

@@ -244,5 +244,5 @@ func (h *Host) spawn(ctx context.Context, p *plugin, input []byte, fd3 *os.File)
 	ctx, cancel := context.WithTimeout(ctx, p.timeout)
 	defer cancel()
 	h.spawned.Add(1)
-	return run(ctx, proc{argv: p.spec.Command, env: p.env, input: input, fd3: fd3, maxOut: h.s.MaxAnswerBytes, maxErr: StderrLimitBytes})
+	return run(ctx, proc{argv: p.spec.Command, env: p.env, input: input, fd3: fd3, maxOut: h.s.MaxAnswerBytes, maxErr: StderrLimitBytes, timeout: p.timeout})
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"log/slog"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -163,5 +164,26 @@ func TestInterop_AReferenceDialectPluginRunsUnderServeAndIngest(t *testing.T) {
 	var conf bytes.Buffer
 	if !Conformance(context.Background(), argv, &conf) {
 		t.Fatalf("the reference-dialect plugin fails the kit:\n%s", conf.String())
+	}
+}
+
+// A host sends nothing it would refuse to read: metadata that is not
+// strict JSON (an integer beyond 2^53−1, a NaN) is a failure before any
+// plugin is started, decided by on_error.
+func TestStrictJSON_AHostDoesNotSendWhatItRefuses(t *testing.T) {
+	rec := recordFile(t)
+	h := newHost(t, PluginSpec{Name: "p", Command: chaos("-record", rec, "allow")})
+	for _, md := range []map[string]any{{"n": int64(1) << 53}, {"f": math.NaN()}} {
+		r := h.Judge(context.Background(), HookRetrieve, "", []Item{{Content: "ordinary text", Metadata: md}})[0]
+		if r.Verdict != Block || r.Failure != FailMalformed {
+			t.Fatalf("%v: %+v", md, r)
+		}
+	}
+	r := h.Judge(context.Background(), HookRetrieve, "", []Item{{Content: "ordinary text", Metadata: map[string]any{"n": int64(1)<<53 - 1}}})[0]
+	if r.Verdict != Allow {
+		t.Fatalf("the edge of the safe range: %+v", r)
+	}
+	if calls, _ := records(t, rec); len(calls) != 1 {
+		t.Fatalf("%d calls reached the plugin, want only the strict one", len(calls))
 	}
 }

@@ -2,6 +2,7 @@ package rsp
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"slices"
 	"strings"
@@ -212,6 +213,12 @@ func (h *Host) call(ctx context.Context, p *plugin, hook, content string, metada
 	if metadata == nil {
 		metadata = map[string]any{}
 	}
+	if !strictMetadata(metadata) {
+		// The host sends nothing it would refuse to read: a failure, like
+		// any other, decided by on_error.
+		h.log.Warn("rsp_request_refused", "plugin", p.spec.Name, "hook", hook, "why", "the metadata is not strict JSON")
+		return Answer{}, FailMalformed
+	}
 	req := callRequest{RSPVersion: Version, Type: "call", Hook: hook, Metadata: metadata}
 	var fd3 *os.File
 	byRef := p.inline == 0 || int64(len(content)) > p.inline
@@ -250,4 +257,11 @@ func (h *Host) call(ctx context.Context, p *plugin, hook, content string, metada
 		h.cache.put(key, a)
 	}
 	return a, ""
+}
+
+// strictMetadata reports whether metadata encodes as strict JSON (the
+// content always does: it is valid UTF-8 and Go writes it escaped).
+func strictMetadata(metadata map[string]any) bool {
+	b, err := json.Marshal(metadata)
+	return err == nil && strictObject(b) == nil
 }

@@ -16,11 +16,12 @@ import (
 type proc struct {
 	argv     []string
 	env      []string
-	input    []byte   // written to stdin, which is then closed
-	fd3      *os.File // inherited as descriptor 3 when not nil
-	maxOut   int      // stdout cap in bytes
-	maxErr   int      // stderr kept in bytes
-	canceled func()   // called when the process is killed for ctx (tests)
+	input    []byte        // written to stdin, which is then closed
+	fd3      *os.File      // inherited as descriptor 3 when not nil
+	maxOut   int           // stdout cap in bytes
+	maxErr   int           // stderr kept in bytes
+	canceled func()        // called when the process is killed for ctx (tests)
+	timeout  time.Duration // the call's time, which also bounds the wait for held pipes (zero: maxWaitDelay)
 }
 
 // outcome is what one process did.
@@ -41,7 +42,7 @@ const maxWaitDelay = time.Second
 // or for ctx. When ctx ends first the whole group is killed (the Cmd's
 // Cancel) and the class is timeout. When the plugin has exited, its pipes
 // are read to their end, or for at most the Cmd's WaitDelay (the call's
-// remaining time, at most maxWaitDelay) while a child still holds them;
+// timeout, at most maxWaitDelay) while a child still holds them;
 // then the whole group is killed, so no process the plugin started
 // outlives the call.
 func run(ctx context.Context, p proc) outcome {
@@ -68,8 +69,8 @@ func run(ctx context.Context, p proc) outcome {
 		return nil
 	}
 	cmd.WaitDelay = maxWaitDelay
-	if d, ok := ctx.Deadline(); ok {
-		cmd.WaitDelay = min(max(time.Until(d), time.Millisecond), maxWaitDelay)
+	if p.timeout > 0 {
+		cmd.WaitDelay = min(p.timeout, maxWaitDelay)
 	}
 	if err := cmd.Start(); err != nil {
 		return outcome{class: FailSpawn}
@@ -141,14 +142,14 @@ func (w *capWriter) bytes() []byte {
 	return w.buf
 }
 
-// ReadFrom lets the Cmd's copying goroutine read stdout through a small
-// buffer instead of io.Copy's 32 KiB one.
-func (w *capWriter) ReadFrom(r io.Reader) (int64, error) { return readInto(w, r) }
+// ReadFrom lets the Cmd's copying goroutine read stdout without going
+// through io.Copy's generic path (32 KiB at a time, as before).
+func (w *capWriter) ReadFrom(r io.Reader) (int64, error) { return readInto(w, r, 32<<10) }
 
-// readInto copies r to w through a 4 KiB buffer and ends without an
-// error at EOF.
-func readInto(w io.Writer, r io.Reader) (int64, error) {
-	buf := make([]byte, 4<<10)
+// readInto copies r to w through a buffer of size bytes and ends without
+// an error at EOF.
+func readInto(w io.Writer, r io.Reader, size int) (int64, error) {
+	buf := make([]byte, size)
 	var total int64
 	for {
 		n, err := r.Read(buf)
@@ -178,5 +179,6 @@ func (w *headWriter) Write(b []byte) (int, error) {
 	return len(b), nil
 }
 
-// ReadFrom is as capWriter's, for stderr.
-func (w *headWriter) ReadFrom(r io.Reader) (int64, error) { return readInto(w, r) }
+// ReadFrom is as capWriter's, for stderr, through a smaller buffer: most
+// of a noisy stderr is discarded.
+func (w *headWriter) ReadFrom(r io.Reader) (int64, error) { return readInto(w, r, 4<<10) }

@@ -2,7 +2,6 @@ package rsp
 
 import (
 	"fmt"
-	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -129,7 +128,7 @@ func (w *walker) object(depth int) error {
 		for _, seen := range keys {
 			if seen == k {
 				w.i = at
-				return w.fail("the key " + strconv.Quote(bound(k)) + " is repeated")
+				return w.fail("a key is repeated in one object") // the offset shows which; a plugin's bytes are not echoed
 			}
 		}
 		keys = append(keys, k)

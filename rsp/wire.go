@@ -305,7 +305,7 @@ func readHandshake(b []byte) (Handshake, error) {
 		return Handshake{}, errors.New("hooks is missing (an array of hook names)")
 	}
 	if major, _, _ := strings.Cut(*m.RSPVersion, "."); major != "0" {
-		return Handshake{}, fmt.Errorf("rsp_version %q is not 0.x", bound(*m.RSPVersion))
+		return Handshake{}, errors.New("rsp_version is not 0.x")
 	}
 	h := Handshake{Name: bound(*m.Name), Version: bound(*m.Version), InlineThreshold: -1}
 	if h.Name == "" || h.Version == "" {

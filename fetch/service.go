@@ -338,7 +338,7 @@ func (s *Service) extract(ctx, callCtx context.Context, got *response, kind medi
 		// holds it, so its megabytes go back before the parse is over.
 		body := got.body
 		got.body = nil
-		pg, err := s.process(body, got.contentType, kind, got.hop.u, s.set.TitleMaxChars)
+		pg, err := s.process(body, got.contentType, kind, got.hop.u, s.set.TitleMaxChars, s.set.StrictHidden)
 		done <- outcome{pg: pg, err: err}
 	}()
 	select {

@@ -16,6 +16,10 @@ import (
 type Limits struct {
 	MaxNodes int
 	MaxDepth int
+	// StrictHidden reads REQ-CTX-005 as the book writes it: no closed
+	// <details>, disclosure panel or noscript fallback is read
+	// (fetch.read_collapsed = false). See parse_disclosure.go.
+	StrictHidden bool
 }
 
 // The book's bounds (LIM-F10, LIM-F11).
@@ -145,15 +149,14 @@ func ExtractHTML(doc string, base *url.URL, lim Limits) (Page, error) {
 	if maxDepth <= 0 {
 		maxDepth = defaultMaxDepth
 	}
-	page, _, err := extractHTML(doc, base, maxNodes, maxDepth)
+	page, _, err := extractRead(doc, base, maxNodes, maxDepth, lim.StrictHidden)
 	return page, err
 }
 
-// extractHTML is ExtractHTML; it also returns the length of the
-// headline written before the content root's text (0 when none was),
-// which the benchmarks of article bodies set aside.
-func extractHTML(doc string, base *url.URL, maxNodes, maxDepth int) (Page, int, error) {
-	t := parseHTML(doc, maxNodes, maxDepth)
+// extractHTML is ExtractHTML of a parsed document; it also returns the
+// length of the headline written before the content root's text (0 when
+// none was), which the benchmarks of article bodies set aside.
+func extractHTML(t *tree, base *url.URL) (Page, int, error) {
 	page := Page{Title: validUTF8(pageTitle(t)), Partial: t.partial}
 	md, headLen := extractMain(t, documentBase(base, t.baseHref), page.Title)
 	page.Markdown = validUTF8(md)

@@ -1,0 +1,101 @@
+package htmlx
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// collapsedPage wraps hidden markup in an article with enough prose to
+// be the page's main content.
+func collapsedPage(hidden string) string {
+	prose := strings.Repeat("The club meets on Thursdays to restore old bicycles and to teach repairs to newcomers. ", 4)
+	return `<html><head><style>.is-closed{display:none}</style></head><body><main><h1>Bicycle club</h1><p>` + prose + `</p>` +
+		hidden + `<p>` + prose + `</p></main></body></html>`
+}
+
+// TestREQ_CTX_005_ReadCollapsed: the maintainers' amendment. Read by
+// default (1) a closed details, its summary first; (2) a disclosure
+// panel hidden by the hidden attribute, an inline style or a class rule:
+// role=tabpanel, or an element named by aria-controls on a role=tab or
+// aria-expanded control, before or after it; (3) a noscript fallback
+// only on a script shell (TestREQ_PAGE_006_ShownByScripts), never beside
+// visible content; (4) nothing else hidden. The strict reading
+// (Limits.StrictHidden) reads none of it.
+func TestREQ_CTX_005_ReadCollapsed(t *testing.T) {
+	cases := []struct {
+		name, hidden string
+		read         bool // read by default
+	}{
+		{"closed details", `<details><summary>Opening hours</summary><p>PANELTEXT Tuesdays too.</p></details>`, true},
+		{"tabpanel hidden attribute", `<div role="tabpanel" hidden><p>PANELTEXT Tuesdays too.</p></div>`, true},
+		{"tabpanel inline style", `<div role="tabpanel" style="display: none"><p>PANELTEXT Tuesdays too.</p></div>`, true},
+		{"tabpanel class rule", `<div role="tabpanel" class="is-closed"><p>PANELTEXT Tuesdays too.</p></div>`, true},
+		{"tabpanel conventional class", `<section role="tabpanel" class="tab-pane hidden"><p>PANELTEXT Tuesdays too.</p></section>`, true},
+		{"aria-expanded control before", `<button aria-expanded="false" aria-controls="faq-2">Hours?</button><div id="faq-2" style="visibility:hidden"><p>PANELTEXT Tuesdays too.</p></div>`, true},
+		{"tab control after", `<div id="t2" class="is-closed"><p>PANELTEXT Tuesdays too.</p></div><ul><li><a role="tab" href="#t2" aria-controls="t1 t2">Hours</a></li></ul>`, true},
+		{"aria-controls without tab or aria-expanded", `<a href="#x" aria-controls="x">More</a><div id="x" hidden><p>PANELTEXT Tuesdays too.</p></div>`, false},
+		{"class name alone", `<div class="accordion-panel tab-pane" style="display:none"><p>PANELTEXT Tuesdays too.</p></div>`, false},
+		{"tabpanel aria-hidden", `<div role="tabpanel" aria-hidden="true"><p>PANELTEXT Tuesdays too.</p></div>`, false},
+		{"hidden inside a panel", `<div role="tabpanel" hidden><p>Shown in the panel.</p><p style="display:none">PANELTEXT Tuesdays too.</p></div>`, false},
+		{"noscript beside content", `<noscript><p>PANELTEXT Tuesdays too.</p></noscript>`, false},
+		{"display none", `<div style="display:none"><p>PANELTEXT Tuesdays too.</p></div>`, false},
+		{"visibility hidden", `<div style="visibility:hidden"><p>PANELTEXT Tuesdays too.</p></div>`, false},
+		{"off screen", `<div style="position:absolute;left:-9999px"><p>PANELTEXT Tuesdays too.</p></div>`, false},
+		{"zero size", `<div style="font-size:0"><p>PANELTEXT Tuesdays too.</p></div>`, false},
+		{"template", `<template><p>PANELTEXT Tuesdays too.</p></template>`, false},
+		{"comment", `<!-- <p>PANELTEXT Tuesdays too.</p> -->`, false},
+	}
+	for _, strict := range []bool{true, false} {
+		for _, c := range cases {
+			page, err := ExtractHTML(collapsedPage(c.hidden), nil, Limits{StrictHidden: strict})
+			if err != nil || !strings.Contains(page.Markdown, "restore old bicycles") {
+				t.Fatalf("%s, strict=%v: %v %q", c.name, strict, err, page.Markdown)
+			}
+			want := c.read && !strict
+			if got := strings.Contains(page.Markdown, "PANELTEXT"); got != want {
+				t.Errorf("%s, strict=%v: hidden text read = %v, want %v\n%s", c.name, strict, got, want, page.Markdown)
+			}
+		}
+	}
+}
+
+// TestREQ_CTX_005_DetailsSummaryFirst: a closed details is read with its
+// summary first, wherever the markup puts it; strictly, only the summary
+// shows.
+func TestREQ_CTX_005_DetailsSummaryFirst(t *testing.T) {
+	doc := collapsedPage(`<details><p>BODYTEXT on Tuesdays.</p><summary>SUMMARYTEXT hours</summary></details>`)
+	page, err := ExtractHTML(doc, nil, Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, b := strings.Index(page.Markdown, "SUMMARYTEXT"), strings.Index(page.Markdown, "BODYTEXT")
+	if s < 0 || b < 0 || s > b {
+		t.Errorf("summary at %d, body at %d:\n%s", s, b, page.Markdown)
+	}
+	page, err = ExtractHTML(doc, nil, Limits{StrictHidden: true})
+	if err != nil || !strings.Contains(page.Markdown, "SUMMARYTEXT") || strings.Contains(page.Markdown, "BODYTEXT") {
+		t.Errorf("strict: %v\n%s", err, page.Markdown)
+	}
+}
+
+// TestREQ_CTX_005_DisclosureBounds: the relations a parse keeps are
+// bounded; an id beyond maxIDLen is never a panel, and controls beyond
+// maxControls name nothing more (the panel stays hidden, the strict
+// reading).
+func TestREQ_CTX_005_DisclosureBounds(t *testing.T) {
+	long := strings.Repeat("i", maxIDLen+1)
+	page, err := ExtractHTML(collapsedPage(`<button aria-expanded="false" aria-controls="`+long+`">x</button><div id="`+long+`" hidden><p>PANELTEXT</p></div>`), nil, Limits{})
+	if err != nil || strings.Contains(page.Markdown, "PANELTEXT") {
+		t.Errorf("long id: %v %q", err, page.Markdown)
+	}
+	var sb strings.Builder
+	for i := 0; i < maxControls; i++ {
+		sb.WriteString(`<button aria-expanded="false" aria-controls="c` + strings.Repeat("x", i%7) + string(rune('a'+i%26)) + strconv.Itoa(i) + `">x</button>`)
+	}
+	sb.WriteString(`<button aria-expanded="false" aria-controls="last">x</button><div id="last" hidden><p>PANELTEXT</p></div>`)
+	page, err = ExtractHTML(collapsedPage(sb.String()), nil, Limits{})
+	if err != nil || strings.Contains(page.Markdown, "PANELTEXT") {
+		t.Errorf("beyond maxControls: %v %q", err, page.Markdown)
+	}
+}

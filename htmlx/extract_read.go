@@ -1,0 +1,36 @@
+package htmlx
+
+import (
+	"errors"
+	"net/url"
+)
+
+// extractRead is ExtractHTML under a reading of hidden content (see
+// parse_disclosure.go). Unless strict, a page whose disclosure panels
+// came before their controls is parsed again knowing them, and a script
+// shell (ErrShownByScripts) with noscript fallbacks is read again with
+// them, as a browser with scripting off shows it; the fallback's reading
+// replaces the shell's answer only when it yields more than a remnant.
+// A document is parsed at most three times.
+func extractRead(doc string, base *url.URL, maxNodes, maxDepth int, strict bool) (Page, int, error) {
+	read := readOpts{strict: strict}
+	t := parseOnce(doc, maxNodes, maxDepth, read, nil)
+	if t.reparse {
+		t = parseOnce(doc, maxNodes, maxDepth, read, t.controls)
+	}
+	noscripts, controls := t.noscripts, t.controls
+	page, headLen, err := extractHTML(t, base)
+	if strict || noscripts == 0 || !errors.Is(err, ErrShownByScripts) {
+		return page, headLen, err
+	}
+	read.noscript = true
+	if controls == nil {
+		controls = map[string]bool{}
+	}
+	t = parseOnce(doc, maxNodes, maxDepth, read, controls)
+	shown, shownHead, shownErr := extractHTML(t, base)
+	if shownErr != nil || remnant(shown.Markdown) {
+		return page, headLen, err
+	}
+	return shown, shownHead, nil
+}

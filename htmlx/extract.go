@@ -381,6 +381,7 @@ func extractMain(t *tree, base *url.URL, title string) (md string, headLen int) 
 	if md == "" {
 		md = renderMarkdown(t, x.st, nil, 0, base, title, "")
 	}
+	t.markupMD = md // what the markup shows (extract_read.go)
 	if len(t.ldjson) > 0 {
 		// the page's structured data finds the content of a page
 		// rendered by scripts, and completes what the markup hides

@@ -99,3 +99,31 @@ func TestREQ_CTX_005_DisclosureBounds(t *testing.T) {
 		t.Errorf("beyond maxControls: %v %q", err, page.Markdown)
 	}
 }
+
+// TestREQ_CTX_005_NoscriptOfAShellWithStructuredData: a thread whose
+// markup shows nothing while its posts wait in a noscript fallback is a
+// script shell even when its structured data stands in with a summary;
+// read collapsed, the fallback's posts are the content. Strictly, only
+// the structured data's summary is.
+func TestREQ_CTX_005_NoscriptOfAShellWithStructuredData(t *testing.T) {
+	post := strings.Repeat("Which eyepiece suits a small refractor for planets and the moon on winter nights? ", 4)
+	ld := `<script type="application/ld+json">{"@context":"https://schema.org","@type":"DiscussionForumPosting","headline":"Eyepieces","text":"SUMMARYWORDS of the first post, as the site states it for search engines, in a sentence or two of its own."}</script>`
+	code := "<script>" + strings.Repeat("window.app.boot(document.getElementById('main'));\n", 40) + "</script>"
+	doc := `<html><head><title>Eyepieces</title>` + ld + `</head><body><section id="splash"><div class="dots"></div></section>` +
+		`<noscript><div class="post"><p>FALLBACKPOST ` + post + `</p></div><div class="post"><p>SECONDREPLY ` + post + `</p></div></noscript>` + code + `</body></html>`
+	page, err := ExtractHTML(doc, nil, Limits{})
+	if err != nil || !strings.Contains(page.Markdown, "FALLBACKPOST") || !strings.Contains(page.Markdown, "SECONDREPLY") {
+		t.Errorf("read collapsed: %v\n%s", err, page.Markdown)
+	}
+	page, err = ExtractHTML(doc, nil, Limits{StrictHidden: true})
+	if err != nil || strings.Contains(page.Markdown, "FALLBACKPOST") || !strings.Contains(page.Markdown, "SUMMARYWORDS") {
+		t.Errorf("strict: %v\n%s", err, page.Markdown)
+	}
+	// the same page with posts of its own in the markup keeps its
+	// noscript unread
+	shown := strings.Replace(doc, `<div class="dots"></div>`, `<article><p>`+post+`</p><p>`+post+`</p></article>`, 1)
+	page, err = ExtractHTML(shown, nil, Limits{})
+	if err != nil || strings.Contains(page.Markdown, "FALLBACKPOST") {
+		t.Errorf("visible posts: %v\n%s", err, page.Markdown)
+	}
+}

@@ -426,6 +426,9 @@ type tree struct {
 	// names it, so the page is parsed again knowing controls
 	reparse  bool
 	controls map[string]bool
+	// markupMD is the Markdown the markup gave, before the structured
+	// data completed it
+	markupMD string
 	counted  int // elements and text runs parsed
 	deepest  int // most elements open at once
 }

@@ -127,3 +127,16 @@ func TestREQ_CTX_005_NoscriptOfAShellWithStructuredData(t *testing.T) {
 		t.Errorf("visible posts: %v\n%s", err, page.Markdown)
 	}
 }
+
+// TestREQ_CTX_005_PanelIDIsTheElementsOwn: the id that makes a hidden
+// element a panel is its own, never one read from an earlier tag (a
+// meta, a base) whose attributes were read for other reasons.
+func TestREQ_CTX_005_PanelIDIsTheElementsOwn(t *testing.T) {
+	doc := `<html><body><main><h1>Bicycle club</h1><p>` +
+		strings.Repeat("The club meets on Thursdays to restore old bicycles and to teach repairs. ", 4) +
+		`</p><button aria-expanded="false" aria-controls="p1">More</button><meta id="p1" itemprop="x" content="y"><div hidden><p>PANELTEXT</p></div></main></body></html>`
+	page, err := ExtractHTML(doc, nil, Limits{})
+	if err != nil || strings.Contains(page.Markdown, "PANELTEXT") {
+		t.Errorf("%v\n%s", err, page.Markdown)
+	}
+}

@@ -465,6 +465,9 @@ type parser struct {
 	sawElement  bool
 	read        readOpts    // what of the hidden text is read (parse_disclosure.go)
 	disc        disclosures // the disclosure relations seen so far
+	// the id and aria-controls of the start tag being read, valid until
+	// the tokenizer's next token
+	attrID, attrControls []byte
 }
 
 // afeEntry is a formatting element or a marker. Only hidden entries are
@@ -867,14 +870,12 @@ type attrs struct {
 	// hiddenBy says how the element is hidden (hideAttr...), for the
 	// reading of disclosure panels
 	hiddenBy uint8
-	tab      bool   // role=tab
-	expanded bool   // an aria-expanded attribute
-	idVal    []byte // the id, valid until the tokenizer's next token
-	controls []byte // aria-controls, valid likewise
+	control  bool // role=tab or aria-expanded: its aria-controls names panels
 }
 
 func (p *parser) readAttrs(a atom.Atom, hasAttr bool) attrs {
 	var at attrs
+	p.attrID, p.attrControls = nil, nil
 	z := p.z
 	for hasAttr {
 		var key, val []byte
@@ -902,7 +903,7 @@ func (p *parser) readAttrs(a atom.Atom, hasAttr bool) attrs {
 			}
 		case "id", "itemprop":
 			if string(key) == "id" {
-				at.idVal = val
+				p.attrID = val
 				if p.hiddenSel.hidesID(val) {
 					at.hidden = true
 					at.hiddenBy |= hideID
@@ -938,7 +939,7 @@ func (p *parser) readAttrs(a atom.Atom, hasAttr bool) attrs {
 			case asciiEqualFold(r, "tabpanel"):
 				at.tabpanel = true
 			case asciiEqualFold(r, "tab"):
-				at.tab = true
+				at.control = true
 			case asciiEqualFold(r, "button"):
 				// a control; a link that is one and leads nowhere is
 				// left out (prune)
@@ -953,9 +954,9 @@ func (p *parser) readAttrs(a atom.Atom, hasAttr bool) attrs {
 				at.hiddenBy |= hideOther
 			}
 		case "aria-expanded":
-			at.expanded = true
+			at.control = true
 		case "aria-controls":
-			at.controls = val
+			p.attrControls = val
 		case "type":
 			if asciiEqualFold(bytes.TrimSpace(val), "hidden") {
 				at.hidden = true
@@ -1248,7 +1249,7 @@ func (p *parser) startTag(selfClosing bool) {
 	} else if !p.skipping() || isFormatting(a) {
 		at = p.readAttrs(a, hasAttr)
 	}
-	if !p.read.strict && !p.skipping() {
+	if (at.hidden || at.control) && !p.read.strict && !p.skipping() {
 		p.disclose(&at)
 	}
 	excluded := excludedTag(a)

@@ -101,8 +101,8 @@ func (d *disclosures) reparse() bool {
 // disclose records the element's disclosure relation and shows a hidden
 // disclosure panel.
 func (p *parser) disclose(at *attrs) {
-	if (at.tab || at.expanded) && len(at.controls) > 0 {
-		p.disc.name(at.controls)
+	if at.control && len(p.attrControls) > 0 {
+		p.disc.name(p.attrControls)
 	}
 	if !at.hidden || at.hiddenBy&^liftable != 0 {
 		return
@@ -111,7 +111,7 @@ func (p *parser) disclose(at *attrs) {
 		at.hidden = false
 		return
 	}
-	id := at.idVal
+	id := p.attrID
 	if len(id) == 0 || len(id) > maxIDLen {
 		return
 	}

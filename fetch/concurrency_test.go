@@ -140,14 +140,14 @@ func TestREQ_SEC_012_ParsingInFlight(t *testing.T) {
 	e := newEnv(t, func(s *Settings) { s.IgnoreRobotsTxt = true; s.ParsingInFlight = 1 }, st)
 	release := make(chan struct{})
 	var inside, most, arrivals atomic.Int32
-	e.svc.process = func(b []byte, ct string, k mediaKind, u *url.URL, n int) (page, error) {
+	e.svc.process = func(b []byte, ct string, k mediaKind, u *url.URL, n int, strict bool) (page, error) {
 		arrivals.Add(1)
 		if in := inside.Add(1); in > most.Load() {
 			most.Store(in)
 		}
 		defer inside.Add(-1)
 		<-release
-		return process(b, ct, k, u, n)
+		return process(b, ct, k, u, n, strict)
 	}
 	wait := fetchAll(e, st.url("a.example.com", "/"), st.url("b.example.com", "/"), st.url("c.example.com", "/"))
 	waitFor(t, "one extraction", func() bool { return inside.Load() == 1 })
@@ -174,7 +174,7 @@ func TestREQ_SEC_012_ParsePermitWaitCountsAgainstTheCall(t *testing.T) {
 	release := make(chan struct{})
 	defer close(release)
 	entered := make(chan struct{}, 1)
-	e.svc.process = func([]byte, string, mediaKind, *url.URL, int) (page, error) {
+	e.svc.process = func([]byte, string, mediaKind, *url.URL, int, bool) (page, error) {
 		entered <- struct{}{}
 		<-release
 		return page{}, errNothing

@@ -121,17 +121,20 @@ var errShownByScripts = fmt.Errorf("%w: the page shows its text only through scr
 
 // processFunc turns a body into a page; the service runs it off the request
 // goroutine under the parsing limit.
-type processFunc func(body []byte, contentType string, kind mediaKind, base *url.URL, titleMaxChars int) (page, error)
+type processFunc func(body []byte, contentType string, kind mediaKind, base *url.URL, titleMaxChars int, strictHidden bool) (page, error)
 
 // process decodes the body (REQ-PAGE-007), extracts the main content under
-// the node and depth bounds and cleans title and content.
-func process(body []byte, contentType string, kind mediaKind, base *url.URL, titleMaxChars int) (page, error) {
+// the node and depth bounds (reading hidden content strictly when
+// strictHidden) and cleans title and content.
+func process(body []byte, contentType string, kind mediaKind, base *url.URL, titleMaxChars int, strictHidden bool) (page, error) {
 	text := charset.Decode(body, contentType)
 	var pg htmlx.Page
 	var err error
 	switch kind {
 	case kindHTML:
-		pg, err = htmlx.ExtractHTML(text, base, parseLimits)
+		lim := parseLimits
+		lim.StrictHidden = strictHidden
+		pg, err = htmlx.ExtractHTML(text, base, lim)
 	case kindText:
 		pg, err = htmlx.ExtractText(text, false)
 	case kindMarkdown:

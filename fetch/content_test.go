@@ -274,7 +274,7 @@ func TestREQ_SEC_015_ControlCharactersOfAPageAreCounted(t *testing.T) {
 		"<pre>printf 'ring the bell\x07'\necho done</pre>" +
 		"<p>And a last paragraph after the code, so that the code sits inside the article.</p></article></main></body></html>"
 	base, _ := url.Parse("https://a.example/p")
-	pg, err := process([]byte(body), "text/html; charset=utf-8", kindHTML, base, 200)
+	pg, err := process([]byte(body), "text/html; charset=utf-8", kindHTML, base, 200, false)
 	if err != nil {
 		t.Fatal(err)
 	}

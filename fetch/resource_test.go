@@ -289,7 +289,7 @@ func TestREQ_PAGE_007_HostileCharsets(t *testing.T) {
 func TestREQ_SEC_014_PanickingExtractionIsContained(t *testing.T) {
 	st := newSite(t, html(pageHTML))
 	e := newEnv(t, nil, st)
-	e.svc.process = func([]byte, string, mediaKind, *url.URL, int) (page, error) {
+	e.svc.process = func([]byte, string, mediaKind, *url.URL, int, bool) (page, error) {
 		panic("PANIC-VALUE-FROM-A-PAGE")
 	}
 	e.mustFetchErr(t, st.url("a.example.com", "/page"), tool.KindUnsupportedContent, tool.ReasonExtractionFailed)
@@ -312,10 +312,10 @@ func TestREQ_PAGE_008_ExtractionDoesNotExtendTheCall(t *testing.T) {
 	e := newEnv(t, func(s *Settings) { s.Deadline = deadline; s.ParsingInFlight = 1 }, st)
 	release := make(chan struct{})
 	finished := make(chan struct{})
-	e.svc.process = func(b []byte, ct string, k mediaKind, u *url.URL, n int) (page, error) {
+	e.svc.process = func(b []byte, ct string, k mediaKind, u *url.URL, n int, strict bool) (page, error) {
 		<-release
 		defer close(finished)
-		return process(b, ct, k, u, n)
+		return process(b, ct, k, u, n, strict)
 	}
 	start := time.Now()
 	_, terr := e.fetch(t, st.url("a.example.com", "/page"), 3000, 0)
@@ -342,26 +342,38 @@ func (e *env) mustFetchErr(t testing.TB, u string, kind tool.Kind, reason tool.R
 // TestREQ_PAGE_006_PageShownByScriptsSaysSo: a page whose text is only in
 // a noscript fallback, or hidden until a script shows it, ends in
 // extraction_failed with a message that says why; an empty page keeps
-// the plain message.
+// the plain message. Under the amended REQ-CTX-005 (read_collapsed, the
+// default) the noscript fallback of such a page is what a browser with
+// scripting off shows, and is returned (opened).
 func TestREQ_PAGE_006_PageShownByScriptsSaysSo(t *testing.T) {
 	post := strings.Repeat("The first post of the thread asks which telescope suits a beginner who lives in a city. ", 6)
 	cases := []struct {
 		name, page string
 		scripts    bool
+		opened     bool
 	}{
-		{"noscript fallback", "<html><body><div id=app></div><noscript><div class=post><p>" + post + "</p></div></noscript></body></html>", true},
-		{"hidden until a script shows it", "<html><body><div style=\"visibility:hidden\"><p>" + post + "</p></div></body></html>", true},
-		{"empty", "<html><body><div id=app></div></body></html>", false},
+		{"noscript fallback", "<html><body><div id=app></div><noscript><div class=post><p>" + post + "</p></div></noscript></body></html>", true, true},
+		{"hidden until a script shows it", "<html><body><div style=\"visibility:hidden\"><p>" + post + "</p></div></body></html>", true, false},
+		{"empty", "<html><body><div id=app></div></body></html>", false, false},
 	}
-	for _, c := range cases {
-		st := newSite(t, html(c.page))
-		e := newEnv(t, nil, st)
-		terr := e.mustFetchErr(t, st.url("a.example.com", "/page"), tool.KindUnsupportedContent, tool.ReasonExtractionFailed)
-		if got := strings.Contains(terr.Message, "only through scripts"); got != c.scripts {
-			t.Errorf("%s: message %q", c.name, terr.Message)
-		}
-		if strings.Contains(terr.Message, "telescope") {
-			t.Errorf("%s: page text in the message", c.name)
+	for _, strict := range []bool{true, false} {
+		for _, c := range cases {
+			st := newSite(t, html(c.page))
+			e := newEnv(t, func(s *Settings) { s.StrictHidden = strict }, st)
+			if c.opened && !strict {
+				resp := e.mustFetch(t, st.url("a.example.com", "/page"), 3000, 0)
+				if !strings.Contains(resp.Content, "which telescope suits a beginner") {
+					t.Errorf("%s, read collapsed: content %q", c.name, resp.Content)
+				}
+				continue
+			}
+			terr := e.mustFetchErr(t, st.url("a.example.com", "/page"), tool.KindUnsupportedContent, tool.ReasonExtractionFailed)
+			if got := strings.Contains(terr.Message, "only through scripts"); got != c.scripts {
+				t.Errorf("%s, strict=%v: message %q", c.name, strict, terr.Message)
+			}
+			if strings.Contains(terr.Message, "telescope") {
+				t.Errorf("%s, strict=%v: page text in the message", c.name, strict)
+			}
 		}
 	}
 }

@@ -344,7 +344,7 @@ func (s *Service) extract(ctx, callCtx context.Context, got *response, kind medi
 		if kind == kindPDF {
 			pg, err = processPDF(callCtx, body, wantChars, s.set.TitleMaxChars)
 		} else {
-			pg, err = s.process(body, got.contentType, kind, got.hop.u, s.set.TitleMaxChars)
+			pg, err = s.process(body, got.contentType, kind, got.hop.u, s.set.TitleMaxChars, s.set.StrictHidden)
 		}
 		done <- outcome{pg: pg, err: err}
 	}()

@@ -33,6 +33,11 @@ type Settings struct {
 	TitleMaxChars            int // LIM-S10
 	SecretDetection          secrets.Mode
 	Policy                   egress.Policy // the agent-directed profile with the operator's rules and ports
+
+	// StrictHidden is fetch.read_collapsed = false: no closed details,
+	// disclosure panel or noscript fallback is read (REQ-CTX-005 as the
+	// book writes it).
+	StrictHidden bool
 }
 
 // DefaultSettings returns the defaults of the limits table.

@@ -112,7 +112,15 @@ func loadCorpus(t testing.TB) []corpusPage {
 }
 
 func (p corpusPage) extract() (Page, error) {
-	return ExtractHTML(charset.Decode(p.body, "text/html"), p.base, corpusLimits())
+	return p.extractRead(false)
+}
+
+// extractRead extracts the page under a reading of hidden content:
+// strict is fetch.read_collapsed = false.
+func (p corpusPage) extractRead(strict bool) (Page, error) {
+	lim := corpusLimits()
+	lim.StrictHidden = strict
+	return ExtractHTML(charset.Decode(p.body, "text/html"), p.base, lim)
 }
 
 // normalizeForMatch reduces Markdown, or an expected sentence, to the text
@@ -198,15 +206,17 @@ func TestNormalizeForMatch(t *testing.T) {
 
 // TestREQ_FETCH_002_ExtractionCorpus runs every corpus page through Decode
 // and ExtractHTML and checks that each "+" line is in the Markdown, each
-// "-" line is not, and the title contains the one .meta names.
+// "-" line is not, and the title contains the one .meta names, under
+// both readings of hidden content (read_collapsed true and false).
 func TestREQ_FETCH_002_ExtractionCorpus(t *testing.T) {
 	pages := loadCorpus(t)
 	if len(pages) < 45 {
 		t.Errorf("the corpus has %d pages, want at least 45", len(pages))
 	}
-	for _, p := range pages {
-		t.Run(p.name, func(t *testing.T) {
-			got, err := p.extract()
+	for _, pm := range corpusModes(pages) {
+		p, strict := pm.page, pm.strict
+		t.Run(pm.name, func(t *testing.T) {
+			got, err := p.extractRead(strict)
 			if err != nil {
 				t.Fatalf("ExtractHTML: %v", err)
 			}
@@ -239,6 +249,27 @@ func TestREQ_FETCH_002_ExtractionCorpus(t *testing.T) {
 			}
 		})
 	}
+}
+
+// corpusMode is a corpus page under one reading of hidden content.
+type corpusMode struct {
+	name   string
+	page   corpusPage
+	strict bool
+}
+
+func corpusModes(pages []corpusPage) []corpusMode {
+	var out []corpusMode
+	for _, strict := range []bool{false, true} {
+		for _, p := range pages {
+			name := p.name
+			if strict {
+				name = "strict/" + name
+			}
+			out = append(out, corpusMode{name, p, strict})
+		}
+	}
+	return out
 }
 
 // TestREQ_PAGE_002_ArticleBeforeChrome checks, on every page that has

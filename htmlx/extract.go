@@ -16,6 +16,10 @@ import (
 type Limits struct {
 	MaxNodes int
 	MaxDepth int
+	// StrictHidden reads REQ-CTX-005 as the book writes it: no closed
+	// <details>, disclosure panel or noscript fallback is read
+	// (fetch.read_collapsed = false). See parse_disclosure.go.
+	StrictHidden bool
 }
 
 // The book's bounds (LIM-F10, LIM-F11).
@@ -152,15 +156,14 @@ func ExtractHTML(doc string, base *url.URL, lim Limits) (Page, error) {
 	if maxDepth <= 0 {
 		maxDepth = defaultMaxDepth
 	}
-	page, _, err := extractHTML(doc, base, maxNodes, maxDepth)
+	page, _, err := extractRead(doc, base, maxNodes, maxDepth, lim.StrictHidden)
 	return page, err
 }
 
-// extractHTML is ExtractHTML; it also returns the length of the
-// headline written before the content root's text (0 when none was),
-// which the benchmarks of article bodies set aside.
-func extractHTML(doc string, base *url.URL, maxNodes, maxDepth int) (Page, int, error) {
-	t := parseHTML(doc, maxNodes, maxDepth)
+// extractHTML is ExtractHTML of a parsed document; it also returns the
+// length of the headline written before the content root's text (0 when
+// none was), which the benchmarks of article bodies set aside.
+func extractHTML(t *tree, base *url.URL) (Page, int, error) {
 	page := Page{Title: validUTF8(pageTitle(t)), Partial: t.partial}
 	md, headLen, removed := extractMain(t, documentBase(base, t.baseHref), page.Title)
 	page.Markdown = validUTF8(md)
@@ -386,6 +389,7 @@ func extractMain(t *tree, base *url.URL, title string) (md string, headLen, remo
 	if md == "" {
 		md, removed = renderMarkdown(t, x.st, nil, 0, base, title, "")
 	}
+	t.markupMD = md // what the markup shows (extract_read.go)
 	if len(t.ldjson) > 0 {
 		// the page's structured data finds the content of a page
 		// rendered by scripts, and completes what the markup hides

@@ -183,13 +183,16 @@ func TestScorerMatchesEvaluatePy(t *testing.T) {
 // TestExtractionScore measures ExtractHTML on the public article
 // extraction benchmark when HTMLX_SCORE_DIR points at it. It is a
 // measurement, not a gate. HTMLX_SCORE_OUT, when set, names a folder that
-// receives each page's Markdown for inspection.
+// receives each page's Markdown for inspection; HTMLX_SCORE_STRICT=1
+// scores the book's strict reading of hidden content
+// (fetch.read_collapsed = false).
 func TestExtractionScore(t *testing.T) {
 	dir := os.Getenv("HTMLX_SCORE_DIR")
 	if dir == "" {
 		t.Skip("HTMLX_SCORE_DIR is not set")
 	}
 	outDir := os.Getenv("HTMLX_SCORE_OUT")
+	strict := os.Getenv("HTMLX_SCORE_STRICT") == "1"
 	truth := loadGroundTruth(t, filepath.Join(dir, "ground-truth.json.gz"))
 	ids := make([]string, 0, len(truth))
 	for id := range truth {
@@ -211,7 +214,7 @@ func TestExtractionScore(t *testing.T) {
 		body := readGzip(t, filepath.Join(dir, "html", id+".html.gz"))
 		doc := charset.Decode(body, "text/html; charset=utf-8")
 		base, _ := url.Parse(gt.URL)
-		page, headLen, _ := extractHTML(doc, base, defaultMaxNodes, defaultMaxDepth)
+		page, headLen, _ := extractRead(doc, base, defaultMaxNodes, defaultMaxDepth, strict)
 		tp, fp, fn := scorePage(gt.ArticleBody, page.Markdown)
 		a := scoreTriple{tp, fp, fn}
 		tp2, fp2, fn2 := scorePage(gt.ArticleBody, withoutLinkTargets(page.Markdown))

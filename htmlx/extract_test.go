@@ -312,40 +312,53 @@ func TestExtractHTMLOutputIsValidUTF8(t *testing.T) {
 // until a script shows it, a template, a closed details) or holds the
 // scripts that build it is ErrShownByScripts; an empty one, or one whose
 // noscript holds only a tracking image and its styles, is plain
-// ErrNothingExtracted. Both are ErrNothingExtracted to errors.Is.
+// ErrNothingExtracted. Both are ErrNothingExtracted to errors.Is. Read
+// as the amended REQ-CTX-005 reads (the default), the noscript fallback
+// of such a shell and a closed details are what a reader can open: their
+// text is the page's content (opened).
 func TestREQ_PAGE_006_ShownByScripts(t *testing.T) {
 	text := strings.Repeat("Every reply in this thread compares two eyepieces for the same small telescope. ", 4)
 	code := "<script>" + strings.Repeat("window.app.render(document.getElementById('root'));\n", 40) + "</script>"
 	cases := []struct {
 		name, doc string
 		scripts   bool
+		opened    bool
 	}{
-		{"noscript", `<body><div id="root"></div><noscript><div class="post"><p>` + text + `</p></div></noscript></body>`, true},
-		{"hidden attribute", `<body><div hidden><p>` + text + `</p></div></body>`, true},
-		{"visibility hidden", `<body><main style="visibility:hidden"><p>` + text + `</p></main></body>`, true},
-		{"hidden class", `<body><div class="root hide"><p>` + text + `</p></div></body>`, true},
-		{"template", `<body><template id="page"><article><p>` + text + `</p></article></template></body>`, true},
-		{"closed details", `<body><details><summary></summary><p>` + text + `</p></details></body>`, true},
-		{"script shell", `<body><div id="root"></div>` + code + `</body>`, true},
-		{"empty", `<body><div id="root"></div></body>`, false},
+		{"noscript", `<body><div id="root"></div><noscript><div class="post"><p>` + text + `</p></div></noscript></body>`, true, true},
+		{"hidden attribute", `<body><div hidden><p>` + text + `</p></div></body>`, true, false},
+		{"visibility hidden", `<body><main style="visibility:hidden"><p>` + text + `</p></main></body>`, true, false},
+		{"hidden class", `<body><div class="root hide"><p>` + text + `</p></div></body>`, true, false},
+		{"template", `<body><template id="page"><article><p>` + text + `</p></article></template></body>`, true, false},
+		{"closed details", `<body><details><summary></summary><p>` + text + `</p></details></body>`, true, true},
+		{"script shell", `<body><div id="root"></div>` + code + `</body>`, true, false},
+		{"empty", `<body><div id="root"></div></body>`, false, false},
 		{"noscript pixel", `<body><div id="root"></div><noscript><style>` + strings.Repeat(".banner{display:none}", 30) +
-			`</style><img src="https://example.org/pixel.gif" alt=""></noscript></body>`, false},
-		{"short hidden line", `<body><div hidden>Loading…</div></body>`, false},
+			`</style><img src="https://example.org/pixel.gif" alt=""></noscript></body>`, false, false},
+		{"short hidden line", `<body><div hidden>Loading…</div></body>`, false, false},
 	}
-	for _, c := range cases {
-		_, err := ExtractHTML(c.doc, nil, Limits{})
-		if !errors.Is(err, ErrNothingExtracted) {
-			t.Errorf("%s: err = %v, want ErrNothingExtracted", c.name, err)
-			continue
+	for _, strict := range []bool{true, false} {
+		for _, c := range cases {
+			page, err := ExtractHTML(c.doc, nil, Limits{StrictHidden: strict})
+			if c.opened && !strict {
+				if err != nil || !strings.Contains(page.Markdown, "two eyepieces") {
+					t.Errorf("%s, read collapsed: %v %q, want the text", c.name, err, page.Markdown)
+				}
+				continue
+			}
+			if !errors.Is(err, ErrNothingExtracted) {
+				t.Errorf("%s, strict=%v: err = %v, want ErrNothingExtracted", c.name, strict, err)
+				continue
+			}
+			if got := errors.Is(err, ErrShownByScripts); got != c.scripts {
+				t.Errorf("%s, strict=%v: shown by scripts = %v, want %v", c.name, strict, got, c.scripts)
+			}
 		}
-		if got := errors.Is(err, ErrShownByScripts); got != c.scripts {
-			t.Errorf("%s: shown by scripts = %v, want %v", c.name, got, c.scripts)
+		// visible content is extracted whatever is hidden beside it,
+		// and a noscript beside it is never read
+		page, err := ExtractHTML(`<body><article><p>`+text+`</p></article><noscript><p>SECRET `+text+`</p></noscript></body>`, nil, Limits{StrictHidden: strict})
+		if err != nil || !strings.Contains(page.Markdown, "two eyepieces") || strings.Contains(page.Markdown, "SECRET") {
+			t.Fatalf("visible content, strict=%v: %v %q", strict, err, page.Markdown)
 		}
-	}
-	// visible content is extracted whatever is hidden beside it
-	page, err := ExtractHTML(`<body><article><p>`+text+`</p></article><noscript><p>`+text+`</p></noscript></body>`, nil, Limits{})
-	if err != nil || !strings.Contains(page.Markdown, "two eyepieces") {
-		t.Fatalf("visible content: %v %q", err, page.Markdown)
 	}
 }
 

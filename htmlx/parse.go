@@ -419,9 +419,18 @@ type tree struct {
 	// scriptBytes counts the bytes of script code (structured data
 	// left out)
 	scriptBytes int
-	tablists    int // elements with role=tablist
-	counted     int // elements and text runs parsed
-	deepest     int // most elements open at once
+	tablists    int  // elements with role=tablist
+	noscripts   int  // noscript fallbacks outside excluded subtrees
+	details     bool // a <details> was read
+	// reparse: a hidden disclosure panel came before the control that
+	// names it, so the page is parsed again knowing controls
+	reparse  bool
+	controls map[string]bool
+	// markupMD is the Markdown the markup gave, before the structured
+	// data completed it
+	markupMD string
+	counted  int // elements and text runs parsed
+	deepest  int // most elements open at once
 }
 
 type parser struct {
@@ -454,6 +463,11 @@ type parser struct {
 	formOpen    bool // the form element pointer: set by <form>, cleared by </form>
 	sawDoctype  bool
 	sawElement  bool
+	read        readOpts    // what of the hidden text is read (parse_disclosure.go)
+	disc        disclosures // the disclosure relations seen so far
+	// the id and aria-controls of the start tag being read, valid until
+	// the tokenizer's next token
+	attrID, attrControls []byte
 }
 
 // afeEntry is a formatting element or a marker. Only hidden entries are
@@ -504,14 +518,23 @@ func reconstructs(a atom.Atom) bool {
 // text is kept either way.
 const maxEndTagScan = 24
 
-// parseHTML builds the bounded tree of doc.
+// parseHTML builds the bounded tree of doc, reading hidden content as
+// the book's REQ-CTX-005 strictly does.
 func parseHTML(doc string, maxNodes, maxDepth int) *tree {
+	return parseOnce(doc, maxNodes, maxDepth, readOpts{strict: true}, nil)
+}
+
+// parseOnce is one pass of the tree builder; controls are the ids the
+// page's disclosure controls name, when an earlier pass found them.
+func parseOnce(doc string, maxNodes, maxDepth int, read readOpts, controls map[string]bool) *tree {
 	p := &parser{
 		z:        html.NewTokenizer(strings.NewReader(doc)),
 		doc:      doc,
 		maxNodes: maxNodes,
 		maxDepth: maxDepth,
+		read:     read,
 	}
+	p.disc.controls, p.disc.preset = controls, controls != nil
 	for i := range p.top {
 		p.top[i] = -1
 	}
@@ -528,6 +551,11 @@ func parseHTML(doc string, maxNodes, maxDepth int) *tree {
 	p.stack = make([]entry, 0, 64)
 	p.run()
 	p.t.counted = p.count
+	p.t.reparse = p.disc.reparse()
+	p.t.controls = p.disc.controls
+	if !p.read.strict {
+		summariesFirst(&p.t)
+	}
 	return &p.t
 }
 
@@ -839,10 +867,15 @@ type attrs struct {
 	tabpanel  bool // role=tabpanel
 	codeLine  bool // class name "line" on a span or div
 	fontBreak bool // a color, face or size attribute (font leaves svg)
+	// hiddenBy says how the element is hidden (hideAttr...), for the
+	// reading of disclosure panels
+	hiddenBy uint8
+	control  bool // role=tab or aria-expanded: its aria-controls names panels
 }
 
 func (p *parser) readAttrs(a atom.Atom, hasAttr bool) attrs {
 	var at attrs
+	p.attrID, p.attrControls = nil, nil
 	z := p.z
 	for hasAttr {
 		var key, val []byte
@@ -853,10 +886,12 @@ func (p *parser) readAttrs(a atom.Atom, hasAttr bool) attrs {
 			at.class, at.class1 = ci.class, ci.class1
 			if p.hiddenSel.hidesClass(val) {
 				at.hidden = true
+				at.hiddenBy |= hideClass
 			}
 			at.hints |= ci.hints
 			if ci.hidden {
 				at.hidden = true
+				at.hiddenBy |= hideClass
 			}
 			if (a == atom.Span || a == atom.Div) && ci.line {
 				at.codeLine = true
@@ -867,8 +902,12 @@ func (p *parser) readAttrs(a atom.Atom, hasAttr bool) attrs {
 				}
 			}
 		case "id", "itemprop":
-			if string(key) == "id" && p.hiddenSel.hidesID(val) {
-				at.hidden = true
+			if string(key) == "id" {
+				p.attrID = val
+				if p.hiddenSel.hidesID(val) {
+					at.hidden = true
+					at.hiddenBy |= hideID
+				}
 			}
 			if string(key) == "id" && (slugLike(val) || headingLevel(a) > 0) {
 				// an anchor made from a heading's words
@@ -899,6 +938,8 @@ func (p *parser) readAttrs(a atom.Atom, hasAttr bool) attrs {
 				at.hints |= hintMain
 			case asciiEqualFold(r, "tabpanel"):
 				at.tabpanel = true
+			case asciiEqualFold(r, "tab"):
+				at.control = true
 			case asciiEqualFold(r, "button"):
 				// a control; a link that is one and leads nowhere is
 				// left out (prune)
@@ -906,13 +947,20 @@ func (p *parser) readAttrs(a atom.Atom, hasAttr bool) attrs {
 			}
 		case "hidden":
 			at.hidden, at.hiddenMarkup = true, true
+			at.hiddenBy |= hideAttr
 		case "aria-hidden":
 			if asciiEqualFold(bytes.TrimSpace(val), "true") {
 				at.hidden, at.hiddenMarkup = true, true
+				at.hiddenBy |= hideOther
 			}
+		case "aria-expanded":
+			at.control = true
+		case "aria-controls":
+			p.attrControls = val
 		case "type":
 			if asciiEqualFold(bytes.TrimSpace(val), "hidden") {
 				at.hidden = true
+				at.hiddenBy |= hideOther
 			}
 			if a == atom.Script && asciiEqualFold(bytes.TrimSpace(val), "application/ld+json") {
 				at.ldjson = true
@@ -920,6 +968,7 @@ func (p *parser) readAttrs(a atom.Atom, hasAttr bool) attrs {
 		case "style":
 			if hiddenStyle(val, &p.scratch) {
 				at.hidden, at.hiddenMarkup = true, true
+				at.hiddenBy |= hideStyle
 			}
 		case "href":
 			if a == atom.A || a == atom.Base {
@@ -1116,8 +1165,21 @@ func (p *parser) startTag(selfClosing bool) {
 	} else if !p.skipping() || isFormatting(a) {
 		at = p.readAttrs(a, hasAttr)
 	}
-	skip := p.skipping() || p.pageHidden || at.hidden || excludedTag(a)
-	veiled := p.pageHidden || at.hidden || a == atom.Template || a == atom.Noscript
+	if (at.hidden || at.control) && !p.read.strict && !p.skipping() {
+		p.disclose(&at)
+	}
+	excluded := excludedTag(a)
+	if a == atom.Noscript && !p.skipping() {
+		p.t.noscripts++
+	}
+	if a == atom.Noscript && p.read.noscript && !p.skipping() {
+		// the page as a browser with scripting off shows it: the
+		// fallback's markup is parsed as markup
+		excluded = false
+		z.NextIsNotRawText()
+	}
+	skip := p.skipping() || p.pageHidden || at.hidden || excluded
+	veiled := p.pageHidden || at.hidden || a == atom.Template || a == atom.Noscript && excluded
 	if e := p.current(); e != nil && e.closed {
 		// a closed <details> shows its first <summary> only
 		if a == atom.Summary && !e.summary {
@@ -1160,8 +1222,11 @@ func (p *parser) startTag(selfClosing bool) {
 		p.current().ldjson = true
 		p.t.ldjson = append(p.t.ldjson, "")
 	}
-	if a == atom.Details && !at.open {
+	if a == atom.Details && !at.open && p.read.strict {
 		p.current().closed = true
+	}
+	if a == atom.Details && !skip {
+		p.t.details = true
 	}
 	switch a {
 	case atom.Td, atom.Th, atom.Caption, atom.Applet, atom.Object, atom.Marquee, atom.Template:

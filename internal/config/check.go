@@ -162,6 +162,7 @@ func Report(c *Config) []string {
 	out = append(out, metricsLine(c))
 	add("fetch: ports=%s max_bytes=%d max_chars=%d (ceiling %d) deadline_ms=%s connect_timeout_ms=%s max_redirects=%d robots_txt=%s follow_cross_host_redirects=%s",
 		intsText(f.Policy.Ports), f.MaxBytes, f.MaxChars, f.MaxCharsCeiling, ms(f.Deadline), ms(f.ConnectTimeout), f.MaxRedirects, onOff(!f.IgnoreRobotsTxt), onOff(f.FollowCrossHostRedirects))
+	add("fetch: read_collapsed=%s", onOff(!f.StrictHidden))
 	proxy := "none"
 	if c.Proxy != nil {
 		proxy = "set"

@@ -920,6 +920,12 @@ func (l *loader) loadFetch(s *section, c *Config) {
 		l.warn = append(l.warn, Warning{"fetch.follow_cross_host_redirects", "a redirect to another host is followed instead of being returned to the caller", "false"})
 	}
 	s.bool("strict_mode", &fs.StrictMode)
+	// read_collapsed (default true) reads closed details, disclosure
+	// panels and the noscript fallback of a script shell; false keeps
+	// REQ-CTX-005's strict reading
+	readCollapsed := true
+	s.bool("read_collapsed", &readCollapsed)
+	fs.StrictHidden = !readCollapsed
 	s.done()
 
 	// service.http.request_timeout_s depends on fetch.deadline_ms.

@@ -352,7 +352,7 @@ func TestREQ_CFG_003_OtherKeysDefaultsAndForms(t *testing.T) {
 	for _, b := range []struct{ table, key string }{
 		{"service", "structured_content"}, {"service.http", "legacy_revisions"}, {"search", "drop_flagged_results"},
 		{"search", "engine_attribution"}, {"fetch", "robots_txt"}, {"fetch", "follow_cross_host_redirects"},
-		{"fetch", "strict_mode"}, {"egress", "allow_http"}, {"logging", "log_queries"}, {"status", "enabled"},
+		{"fetch", "strict_mode"}, {"fetch", "read_collapsed"}, {"egress", "allow_http"}, {"logging", "log_queries"}, {"status", "enabled"},
 		{"cache", "enabled"}, {"scraping", "enabled"},
 	} {
 		mustLoad(t, docWith(b.table, b.key, "true"), nil)
@@ -652,6 +652,7 @@ func TestCheckReportLines(t *testing.T) {
 		"tool call maxima in ms: web_search=2800 web_fetch=11000; engine_status reads memory only",
 		"service.http: bind=127.0.0.1:8737 callers=0 legacy_revisions=true max_connections=64 max_request_bytes=65536 idle_timeout_s=60 max_streams=16 request_timeout_s=30 max_sessions=256",
 		"fetch: ports=80,443 max_bytes=5242880 max_chars=3000 (ceiling 20000) deadline_ms=10000 connect_timeout_ms=3000 max_redirects=5 robots_txt=true follow_cross_host_redirects=false",
+		"fetch: read_collapsed=true",
 		"egress: allow_rules=2 deny_rules=0 allow_http=false strict_mode=false proxy=set",
 		"privacy: secret_detection=refuse",
 		"logging: level=info log_queries=false",

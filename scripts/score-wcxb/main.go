@@ -15,6 +15,11 @@
 //
 //	go run ./scripts/score-wcxb [-dir ../shared/bench/wcxb-dev] [-worst 8]
 //	    [-type forum] [-out /tmp/dir] [-id 0001,0002] [-digits 4]
+//	    [-strict]
+//
+// -strict scores the book's strict reading of hidden content, as
+// fetch.read_collapsed = false sets it: no closed <details>, disclosure
+// panel or noscript fallback is read.
 //
 // When the split is not on this machine, it says so and exits 0.
 package main
@@ -65,6 +70,9 @@ type result struct {
 // digits is the number of decimals of the means in the table.
 var digits = 3
 
+// strict is -strict: the extraction's Limits.StrictHidden.
+var strict bool
+
 var typeOrder = []string{"article", "forum", "product", "collection", "listing", "documentation", "service"}
 
 func main() {
@@ -74,6 +82,7 @@ func main() {
 	ids := flag.String("id", "", "score only these comma-separated page ids")
 	out := flag.String("out", "", "write each page's text and truth into this folder")
 	flag.IntVar(&digits, "digits", 3, "decimals of the mean F1, precision and recall (1 to 6)")
+	flag.BoolVar(&strict, "strict", false, "read hidden content strictly (fetch.read_collapsed = false)")
 	flag.Parse()
 	if digits < 1 || digits > 6 {
 		fmt.Fprintln(os.Stderr, "score-wcxb: -digits takes 1 to 6")
@@ -149,7 +158,7 @@ func score(rec *record, body []byte, out string) result {
 	base, _ := url.Parse(rec.URL)
 	start := time.Now()
 	doc := charset.Decode(body, "text/html")
-	page, err := htmlx.ExtractHTML(doc, base, htmlx.Limits{MaxNodes: 100000, MaxDepth: 256})
+	page, err := htmlx.ExtractHTML(doc, base, htmlx.Limits{MaxNodes: 100000, MaxDepth: 256, StrictHidden: strict})
 	content := ""
 	if err == nil {
 		content, _ = boundary.CleanContent(page.Markdown)

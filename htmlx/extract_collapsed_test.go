@@ -1,0 +1,142 @@
+package htmlx
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// collapsedPage wraps hidden markup in an article with enough prose to
+// be the page's main content.
+func collapsedPage(hidden string) string {
+	prose := strings.Repeat("The club meets on Thursdays to restore old bicycles and to teach repairs to newcomers. ", 4)
+	return `<html><head><style>.is-closed{display:none}</style></head><body><main><h1>Bicycle club</h1><p>` + prose + `</p>` +
+		hidden + `<p>` + prose + `</p></main></body></html>`
+}
+
+// TestREQ_CTX_005_ReadCollapsed: the maintainers' amendment. Read by
+// default (1) a closed details, its summary first; (2) a disclosure
+// panel hidden by the hidden attribute, an inline style or a class rule:
+// role=tabpanel, or an element named by aria-controls on a role=tab or
+// aria-expanded control, before or after it; (3) a noscript fallback
+// only on a script shell (TestREQ_PAGE_006_ShownByScripts), never beside
+// visible content; (4) nothing else hidden. The strict reading
+// (Limits.StrictHidden) reads none of it.
+func TestREQ_CTX_005_ReadCollapsed(t *testing.T) {
+	cases := []struct {
+		name, hidden string
+		read         bool // read by default
+	}{
+		{"closed details", `<details><summary>Opening hours</summary><p>PANELTEXT Tuesdays too.</p></details>`, true},
+		{"tabpanel hidden attribute", `<div role="tabpanel" hidden><p>PANELTEXT Tuesdays too.</p></div>`, true},
+		{"tabpanel inline style", `<div role="tabpanel" style="display: none"><p>PANELTEXT Tuesdays too.</p></div>`, true},
+		{"tabpanel class rule", `<div role="tabpanel" class="is-closed"><p>PANELTEXT Tuesdays too.</p></div>`, true},
+		{"tabpanel conventional class", `<section role="tabpanel" class="tab-pane hidden"><p>PANELTEXT Tuesdays too.</p></section>`, true},
+		{"aria-expanded control before", `<button aria-expanded="false" aria-controls="faq-2">Hours?</button><div id="faq-2" style="visibility:hidden"><p>PANELTEXT Tuesdays too.</p></div>`, true},
+		{"tab control after", `<div id="t2" class="is-closed"><p>PANELTEXT Tuesdays too.</p></div><ul><li><a role="tab" href="#t2" aria-controls="t1 t2">Hours</a></li></ul>`, true},
+		{"aria-controls without tab or aria-expanded", `<a href="#x" aria-controls="x">More</a><div id="x" hidden><p>PANELTEXT Tuesdays too.</p></div>`, false},
+		{"class name alone", `<div class="accordion-panel tab-pane" style="display:none"><p>PANELTEXT Tuesdays too.</p></div>`, false},
+		{"tabpanel aria-hidden", `<div role="tabpanel" aria-hidden="true"><p>PANELTEXT Tuesdays too.</p></div>`, false},
+		{"hidden inside a panel", `<div role="tabpanel" hidden><p>Shown in the panel.</p><p style="display:none">PANELTEXT Tuesdays too.</p></div>`, false},
+		{"noscript beside content", `<noscript><p>PANELTEXT Tuesdays too.</p></noscript>`, false},
+		{"display none", `<div style="display:none"><p>PANELTEXT Tuesdays too.</p></div>`, false},
+		{"visibility hidden", `<div style="visibility:hidden"><p>PANELTEXT Tuesdays too.</p></div>`, false},
+		{"off screen", `<div style="position:absolute;left:-9999px"><p>PANELTEXT Tuesdays too.</p></div>`, false},
+		{"zero size", `<div style="font-size:0"><p>PANELTEXT Tuesdays too.</p></div>`, false},
+		{"template", `<template><p>PANELTEXT Tuesdays too.</p></template>`, false},
+		{"comment", `<!-- <p>PANELTEXT Tuesdays too.</p> -->`, false},
+	}
+	for _, strict := range []bool{true, false} {
+		for _, c := range cases {
+			page, err := ExtractHTML(collapsedPage(c.hidden), nil, Limits{StrictHidden: strict})
+			if err != nil || !strings.Contains(page.Markdown, "restore old bicycles") {
+				t.Fatalf("%s, strict=%v: %v %q", c.name, strict, err, page.Markdown)
+			}
+			want := c.read && !strict
+			if got := strings.Contains(page.Markdown, "PANELTEXT"); got != want {
+				t.Errorf("%s, strict=%v: hidden text read = %v, want %v\n%s", c.name, strict, got, want, page.Markdown)
+			}
+		}
+	}
+}
+
+// TestREQ_CTX_005_DetailsSummaryFirst: a closed details is read with its
+// summary first, wherever the markup puts it; strictly, only the summary
+// shows.
+func TestREQ_CTX_005_DetailsSummaryFirst(t *testing.T) {
+	doc := collapsedPage(`<details><p>BODYTEXT on Tuesdays.</p><summary>SUMMARYTEXT hours</summary></details>`)
+	page, err := ExtractHTML(doc, nil, Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, b := strings.Index(page.Markdown, "SUMMARYTEXT"), strings.Index(page.Markdown, "BODYTEXT")
+	if s < 0 || b < 0 || s > b {
+		t.Errorf("summary at %d, body at %d:\n%s", s, b, page.Markdown)
+	}
+	page, err = ExtractHTML(doc, nil, Limits{StrictHidden: true})
+	if err != nil || !strings.Contains(page.Markdown, "SUMMARYTEXT") || strings.Contains(page.Markdown, "BODYTEXT") {
+		t.Errorf("strict: %v\n%s", err, page.Markdown)
+	}
+}
+
+// TestREQ_CTX_005_DisclosureBounds: the relations a parse keeps are
+// bounded; an id beyond maxIDLen is never a panel, and controls beyond
+// maxControls name nothing more (the panel stays hidden, the strict
+// reading).
+func TestREQ_CTX_005_DisclosureBounds(t *testing.T) {
+	long := strings.Repeat("i", maxIDLen+1)
+	page, err := ExtractHTML(collapsedPage(`<button aria-expanded="false" aria-controls="`+long+`">x</button><div id="`+long+`" hidden><p>PANELTEXT</p></div>`), nil, Limits{})
+	if err != nil || strings.Contains(page.Markdown, "PANELTEXT") {
+		t.Errorf("long id: %v %q", err, page.Markdown)
+	}
+	var sb strings.Builder
+	for i := 0; i < maxControls; i++ {
+		sb.WriteString(`<button aria-expanded="false" aria-controls="c` + strings.Repeat("x", i%7) + string(rune('a'+i%26)) + strconv.Itoa(i) + `">x</button>`)
+	}
+	sb.WriteString(`<button aria-expanded="false" aria-controls="last">x</button><div id="last" hidden><p>PANELTEXT</p></div>`)
+	page, err = ExtractHTML(collapsedPage(sb.String()), nil, Limits{})
+	if err != nil || strings.Contains(page.Markdown, "PANELTEXT") {
+		t.Errorf("beyond maxControls: %v %q", err, page.Markdown)
+	}
+}
+
+// TestREQ_CTX_005_NoscriptOfAShellWithStructuredData: a thread whose
+// markup shows nothing while its posts wait in a noscript fallback is a
+// script shell even when its structured data stands in with a summary;
+// read collapsed, the fallback's posts are the content. Strictly, only
+// the structured data's summary is.
+func TestREQ_CTX_005_NoscriptOfAShellWithStructuredData(t *testing.T) {
+	post := strings.Repeat("Which eyepiece suits a small refractor for planets and the moon on winter nights? ", 4)
+	ld := `<script type="application/ld+json">{"@context":"https://schema.org","@type":"DiscussionForumPosting","headline":"Eyepieces","text":"SUMMARYWORDS of the first post, as the site states it for search engines, in a sentence or two of its own."}</script>`
+	code := "<script>" + strings.Repeat("window.app.boot(document.getElementById('main'));\n", 40) + "</script>"
+	doc := `<html><head><title>Eyepieces</title>` + ld + `</head><body><section id="splash"><div class="dots"></div></section>` +
+		`<noscript><div class="post"><p>FALLBACKPOST ` + post + `</p></div><div class="post"><p>SECONDREPLY ` + post + `</p></div></noscript>` + code + `</body></html>`
+	page, err := ExtractHTML(doc, nil, Limits{})
+	if err != nil || !strings.Contains(page.Markdown, "FALLBACKPOST") || !strings.Contains(page.Markdown, "SECONDREPLY") {
+		t.Errorf("read collapsed: %v\n%s", err, page.Markdown)
+	}
+	page, err = ExtractHTML(doc, nil, Limits{StrictHidden: true})
+	if err != nil || strings.Contains(page.Markdown, "FALLBACKPOST") || !strings.Contains(page.Markdown, "SUMMARYWORDS") {
+		t.Errorf("strict: %v\n%s", err, page.Markdown)
+	}
+	// the same page with posts of its own in the markup keeps its
+	// noscript unread
+	shown := strings.Replace(doc, `<div class="dots"></div>`, `<article><p>`+post+`</p><p>`+post+`</p></article>`, 1)
+	page, err = ExtractHTML(shown, nil, Limits{})
+	if err != nil || strings.Contains(page.Markdown, "FALLBACKPOST") {
+		t.Errorf("visible posts: %v\n%s", err, page.Markdown)
+	}
+}
+
+// TestREQ_CTX_005_PanelIDIsTheElementsOwn: the id that makes a hidden
+// element a panel is its own, never one read from an earlier tag (a
+// meta, a base) whose attributes were read for other reasons.
+func TestREQ_CTX_005_PanelIDIsTheElementsOwn(t *testing.T) {
+	doc := `<html><body><main><h1>Bicycle club</h1><p>` +
+		strings.Repeat("The club meets on Thursdays to restore old bicycles and to teach repairs. ", 4) +
+		`</p><button aria-expanded="false" aria-controls="p1">More</button><meta id="p1" itemprop="x" content="y"><div hidden><p>PANELTEXT</p></div></main></body></html>`
+	page, err := ExtractHTML(doc, nil, Limits{})
+	if err != nil || strings.Contains(page.Markdown, "PANELTEXT") {
+		t.Errorf("%v\n%s", err, page.Markdown)
+	}
+}

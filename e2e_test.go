@@ -215,7 +215,7 @@ func TestREQ_OPS_002_ShutdownWithACallInFlight(t *testing.T) {
 				io.WriteString(in, search)
 				time.Sleep(300 * time.Millisecond) // the call is in flight
 			} else {
-				time.Sleep(100 * time.Millisecond)
+				time.Sleep(300 * time.Millisecond) // started, and no input yet
 			}
 			t0 := time.Now()
 			if how == "eof" {

@@ -190,6 +190,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, lookup func(s
 
 // serve builds the services and serves until the input ends or SIGTERM.
 func serve(inv invocation, cfg *config.Config, stdin io.Reader, stdout, stderr io.Writer, lookup func(string) (string, bool)) int {
+	// SIGTERM is taken from the first moment: one that arrives while the
+	// process starts ends it with status 0, like one that arrives later.
+	ctx, stop := signalContext()
+	defer stop()
 	mx := newOpsMetrics(cfg) // serve_metrics.go; nil when off
 	log := slog.New(mx.handler(tool.NewLogHandler(stderr, cfg.LogLevel)))
 	getenv := func(k string) string { v, _ := lookup(k); return v }
@@ -203,8 +207,6 @@ func serve(inv invocation, cfg *config.Config, stdin io.Reader, stdout, stderr i
 		return exitConfig
 	}
 	limitMemory(cfg, lookup, log)
-	ctx, stop := signalContext()
-	defer stop()
 	ctx, undrain := mx.drain(ctx) // /readyz turns 503 before serving stops
 	defer undrain()
 	if code := mx.listen(log); code != exitOK {

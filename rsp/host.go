@@ -31,6 +31,11 @@ type Result struct {
 	// set to its class, under on_error=block) ended the judging.
 	BlockedBy string
 	Failure   Class
+	// Reason is the reason the blocking plugin gave with its BLOCK,
+	// bounded and cleaned; empty for a failure, a REDACT turned BLOCK by
+	// on_match, or a plugin that gave none. It is for the operator (the
+	// reference's V4), never for an agent.
+	Reason string
 	// Redactions describes each replaced interval: types, severity and
 	// plugins, never the bytes or the offsets (Q8).
 	Redactions []Redaction

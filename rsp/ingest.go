@@ -55,7 +55,8 @@ func severity(r Result) Severity {
 // chunks of at most the host's ChunkBytes (paragraphs kept whole when
 // they fit), and judges every chunk at on_chunk (metadata source, line,
 // chunk_index). To report it writes a line per BLOCK and REDACT,
-// "BLOCK  <types>  <path>:<line>", then "scanned N chunks: I indexed, R
+// "BLOCK  <types>  <path>:<line>" (a BLOCK without types names its
+// plugin, its failure class or the reason the plugin gave), then "scanned N chunks: I indexed, R
 // redacted, B blocked" and a line of skipped files. To out (when not
 // nil) it writes each surviving chunk, redacted, as a JSON line; nothing
 // blocked is written anywhere. h must have been made with on_chunk among
@@ -114,6 +115,11 @@ func Ingest(ctx context.Context, h *Host, paths []string, report, out io.Writer)
 				}
 				if r.Failure != "" {
 					what += " failure=" + string(r.Failure)
+				}
+				if r.Reason != "" {
+					// The operator learns why (the reference's V4); the
+					// reason is bounded and cleaned, quoted to stay one line.
+					what += fmt.Sprintf(" reason=%q", r.Reason)
 				}
 				if _, err := fmt.Fprintf(report, "BLOCK  %s  %s\n", what, where); err != nil {
 					return err

@@ -71,8 +71,8 @@ func TestIngest_BlocksRedactsCountsAndWritesOnlySurvivors(t *testing.T) {
 	rep := report.String()
 	for _, want := range []string{
 		"REDACT  word  " + filepath.Join(dir, "notes.md") + ":3\n",
-		"BLOCK  plugin=block  " + filepath.Join(dir, "sub", "deploy.txt") + ":4\n",
-		"BLOCK  plugin=block  " + filepath.Join(dir, "outside.txt") + ":1\n",
+		"BLOCK  plugin=block reason=\"found\"  " + filepath.Join(dir, "sub", "deploy.txt") + ":4\n",
+		"BLOCK  plugin=block reason=\"found\"  " + filepath.Join(dir, "outside.txt") + ":1\n",
 		"skipped 4 files: 2 binary, 1 oversized, 1 not regular or unreadable\n",
 	} {
 		if !strings.Contains(rep, want) {

@@ -88,7 +88,7 @@ func (h *Host) judgeItem(ctx context.Context, ps []*plugin, hook string, it Item
 		}
 		switch a.Verdict {
 		case Block:
-			blocked := Result{Verdict: Block, BlockedBy: p.spec.Name}
+			blocked := Result{Verdict: Block, BlockedBy: p.spec.Name, Reason: a.Reason}
 			if answered == Redact { // on_match = block: the types still say why
 				for _, s := range a.Spans {
 					blocked.Types = append(blocked.Types, s.Type)

@@ -33,6 +33,7 @@
 //	two                 print two JSON objects
 //	flood               print without end
 //	stderr              write 1 MiB to stderr, then ALLOW
+//	deep N OPEN CLOSE [bare]  print {"verdict":"ALLOW","x":OPEN×N 0 CLOSE×N}; bare: the nesting alone
 //	outofrange          a span ending one byte past the content
 //	inverted            a span with start > end
 //	splitchar           a span ending inside the first multi-byte character
@@ -273,6 +274,15 @@ func call(mode string, args []string, content string, severity bool) {
 				os.Exit(1)
 			}
 		}
+	case "deep":
+		// Nesting too long for an argument: the answer is built here.
+		n, _ := strconv.Atoi(arg(0))
+		nest := strings.Repeat(arg(1), n) + "0" + strings.Repeat(arg(2), n)
+		if arg(3) == "bare" {
+			os.Stdout.WriteString(nest + "\n")
+			return
+		}
+		os.Stdout.WriteString(`{"verdict":"ALLOW","x":` + nest + "}\n")
 	case "stderr":
 		os.Stderr.Write([]byte(strings.Repeat("e", 1<<20)))
 		out(map[string]any{"verdict": "ALLOW"})

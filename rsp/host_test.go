@@ -222,7 +222,14 @@ func TestFailureClasses_EachChaosModeEndsAsItsClass(t *testing.T) {
 	for _, fm := range failureModes {
 		t.Run(strings.Join(fm.mode, "_")[:min(20, len(strings.Join(fm.mode, "_")))], func(t *testing.T) {
 			t.Parallel()
-			spec := PluginSpec{Name: "p", Command: chaos(fm.mode...), Timeout: 300 * time.Millisecond}
+			// A short bound where the class is the timeout itself; elsewhere
+			// a bound no loaded machine reaches, so that the class measured
+			// is the misbehaviour's and never the clock's.
+			timeout := 5 * time.Second
+			if fm.class == FailTimeout {
+				timeout = 300 * time.Millisecond
+			}
+			spec := PluginSpec{Name: "p", Command: chaos(fm.mode...), Timeout: timeout}
 			// on_error = block (the default): the item is blocked, the class recorded.
 			r := judgeOne(newHost(t, spec), HookRetrieve, content)
 			if r.Verdict != Block || r.BlockedBy != "p" || r.Failure != fm.class || r.Content != "" {

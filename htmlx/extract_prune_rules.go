@@ -215,6 +215,7 @@ var pruneSweeps = [...]pruneSweep{
 // extractor.chapterContents) is the chapter's content: no rule after
 // this one is asked of it or of what it holds, and the edges' sweep
 // spares it.
+// Without it, TestChapterContentsKept fails.
 func (p *pruner) chapterContents(i int32, nd *node, s *nodeStats) bool {
 	if i < p.contents {
 		return true

@@ -275,10 +275,11 @@ const maxLeadScan = 64
 // when it is not prose itself: headlines, bylines, dates, share and tag
 // lines. A subheading (h2 to h6) before the first prose stays: it titles
 // what follows (a section's list, a hero's tagline); the headline, an h1,
-// is placed by headline, and a standfirst set as a heading goes. Blocks
+// is placed by headline, and a standfirst set as a heading goes. A
+// chapter's table of contents kept by the rules (chapters) stays. Blocks
 // are in document order of their start, so the blocks nested in a prose
 // block that holds text of its own count as following it.
-func (x *extractor) trimEdges(root int32, drop []bool, xrefs map[int32]bool) {
+func (x *extractor) trimEdges(root int32, drop []bool, xrefs, chapters map[int32]bool) {
 	blocks := x.leafBlocks(root, drop)
 	first, last := -1, -1
 	for k, b := range blocks {
@@ -293,7 +294,7 @@ func (x *extractor) trimEdges(root int32, drop []bool, xrefs map[int32]bool) {
 		return
 	}
 	for _, b := range blocks[:first] {
-		if x.sentenceLike(b) || x.sameItem(b, blocks[first], root) || x.subheading(b) {
+		if x.sentenceLike(b) || x.sameItem(b, blocks[first], root) || x.subheading(b) || x.under(b, root, chapters) {
 			continue
 		}
 		x.dropBlock(b, drop)

@@ -99,6 +99,11 @@ type pruner struct {
 	// entryDates: whether the dates of entries go (entryDates), once a
 	// date is met: 0 not asked yet, 1 they go, 2 they stay
 	entryDates int
+	// contents: the end of the chapter's table of contents being kept
+	// (chapterContents), and the tables kept, which the edges' sweep
+	// spares
+	contents int32
+	chapters map[int32]bool
 	// label: the lower-cased text of a short element (actionLabel)
 	label [2 * maxActionChars]byte
 }
@@ -167,6 +172,7 @@ const (
 // is needed: the comment of each rule's method names a test that fails
 // without it.
 var pruneRules = [...]pruneRule{
+	{name: "chapter-contents", on: pruneAlways, apply: (*pruner).chapterContents},
 	{name: "testimonials", on: pruneAlways, need: needNegative, apply: (*pruner).testimonials},
 	{name: "chrome", on: pruneAlways, need: needNegative, apply: (*pruner).chromeElement},
 	{name: "link-list", on: pruneStrict, apply: (*pruner).linkList},
@@ -202,7 +208,27 @@ var pruneSweeps = [...]pruneSweep{
 	{name: "trailing", on: pruneStrict, apply: func(p *pruner) { p.x.dropTrailing(p.root, p.drop) }},
 	{name: "author-boxes", on: pruneStrict, apply: func(p *pruner) { p.x.dropAuthorBoxes(p.root, p.drop) }},
 	{name: "card-groups", on: pruneStrict, apply: func(p *pruner) { p.x.dropCardGroups(p.root, p.drop) }},
-	{name: "edges", on: pruneStrict, apply: func(p *pruner) { p.x.trimEdges(p.root, p.drop, p.xrefs) }},
+	{name: "edges", on: pruneStrict, apply: func(p *pruner) { p.x.trimEdges(p.root, p.drop, p.xrefs, p.chapters) }},
+}
+
+// chapterContents: a chapter's table of contents (see
+// extractor.chapterContents) is the chapter's content: no rule after
+// this one is asked of it or of what it holds, and the edges' sweep
+// spares it.
+// Without it, TestChapterContentsKept fails.
+func (p *pruner) chapterContents(i int32, nd *node, s *nodeStats) bool {
+	if i < p.contents {
+		return true
+	}
+	if p.x.chapterContents(i, p.root) {
+		p.contents = subtreeEnd(p.x.t.nodes, i)
+		if p.chapters == nil {
+			p.chapters = map[int32]bool{}
+		}
+		p.chapters[i] = true
+		return true
+	}
+	return false
 }
 
 // testimonials: clients' words, quoted one after another, are content,

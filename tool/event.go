@@ -6,17 +6,43 @@ import (
 	"time"
 )
 
+// EventCounter is a log handler that counts the book's events (the
+// metrics' handler). LogEvent hands it an event's name and attributes
+// directly, without building a record; it counts them and returns the
+// handler that writes, which LogEvent then asks as it would have asked
+// the counter. The counter sees exactly what its Handle would have seen.
+type EventCounter interface {
+	slog.Handler
+	CountEvent(ctx context.Context, event string, attrs []slog.Attr) (next slog.Handler)
+}
+
 // LogEvent logs one event as Logger.LogAttrs does, without reading the
 // caller's program counter or the clock before the handler asks: the
 // book's lines show no source, and the log handler stamps the time of a
 // record it writes. It is for events on a hot path that are usually not
 // written but counted (engine_answered, cache_lookup at debug), where
-// those two readings were most of the cost.
+// those two readings were most of the cost. A counting handler gets the
+// attributes without a record (EventCounter), so an event that is only
+// counted builds none.
 func LogEvent(ctx context.Context, log *slog.Logger, level slog.Level, event string, attrs ...slog.Attr) {
 	h := log.Handler()
+	if c, ok := h.(EventCounter); ok {
+		h = c.CountEvent(ctx, event, attrs)
+	}
 	if !h.Enabled(ctx, level) {
 		return
 	}
+	writeEvent(ctx, h, level, event, attrs)
+}
+
+// writeEvent builds and hands on the record of an event that is written.
+// It is a function of its own so that the record's room on the stack is
+// taken only when a line is written: the events LogEvent carries are
+// logged from the engines' short-lived goroutines, whose stacks would
+// otherwise grow for records that are only counted.
+//
+//go:noinline
+func writeEvent(ctx context.Context, h slog.Handler, level slog.Level, event string, attrs []slog.Attr) {
 	r := slog.NewRecord(time.Time{}, level, event, 0)
 	r.AddAttrs(attrs...)
 	_ = h.Handle(ctx, r)

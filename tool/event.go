@@ -13,8 +13,22 @@ import (
 // the counter. The counter sees exactly what its Handle would have seen.
 type EventCounter interface {
 	slog.Handler
-	CountEvent(ctx context.Context, event string, attrs []slog.Attr) (next slog.Handler)
+	CountEvent(ctx context.Context, event string, attrs EventAttrs) (next slog.Handler)
 }
+
+// maxEventAttrs is the most attributes LogEvent hands a counter without a
+// record; an event with more goes through the counter's Handle.
+const maxEventAttrs = 4
+
+// EventAttrs is an event's attributes, held by value: a slice handed
+// through an interface would be moved to the heap at every call.
+type EventAttrs struct {
+	n int
+	a [maxEventAttrs]slog.Attr
+}
+
+// All is the attributes, in the order logged.
+func (e *EventAttrs) All() []slog.Attr { return e.a[:e.n] }
 
 // LogEvent logs one event as Logger.LogAttrs does, without reading the
 // caller's program counter or the clock before the handler asks: the
@@ -26,8 +40,10 @@ type EventCounter interface {
 // counted builds none.
 func LogEvent(ctx context.Context, log *slog.Logger, level slog.Level, event string, attrs ...slog.Attr) {
 	h := log.Handler()
-	if c, ok := h.(EventCounter); ok {
-		h = c.CountEvent(ctx, event, attrs)
+	if c, ok := h.(EventCounter); ok && len(attrs) <= maxEventAttrs {
+		var ea EventAttrs
+		ea.n = copy(ea.a[:], attrs)
+		h = c.CountEvent(ctx, event, ea)
 	}
 	if !h.Enabled(ctx, level) {
 		return

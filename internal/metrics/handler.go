@@ -42,9 +42,9 @@ func (h *handler) Handle(ctx context.Context, r slog.Record) error {
 
 // CountEvent is tool.EventCounter: it counts an event from its attributes
 // as Handle counts its record, and returns the handler that writes.
-func (h *handler) CountEvent(ctx context.Context, msg string, attrs []slog.Attr) slog.Handler {
+func (h *handler) CountEvent(ctx context.Context, msg string, attrs tool.EventAttrs) slog.Handler {
 	if !h.grouped && counted(msg) {
-		h.countAttrs(ctx, msg, attrs)
+		h.countAttrs(ctx, msg, attrs.All())
 	}
 	return h.next
 }

@@ -136,3 +136,22 @@ func mustScrape(t *testing.T, m *Metrics) []metricstest.Family {
 	_, fs := scrape(t, m)
 	return fs
 }
+
+// An event that is only counted costs no allocation: its attributes stay
+// on the caller's stack and no record is built.
+func TestLogEventOfACountedOnlyEventAllocatesNothing(t *testing.T) {
+	m, log, out := newTest(t)
+	ctx := callCtx("ops")
+	allocs := testing.AllocsPerRun(100, func() {
+		tool.LogEvent(ctx, log, slog.LevelDebug, "engine_answered", slog.String("engine", "wikipedia"), slog.Int("count", 10), slog.Int64("latency_ms", 120))
+	})
+	if allocs != 0 {
+		t.Errorf("a counted debug event allocates %v times, want 0", allocs)
+	}
+	if got := value(t, mustScrape(t, m), "rypsok_engine_requests_total", "engine", "wikipedia", "result", "ok"); got < 100 {
+		t.Errorf("the events were not counted: %v", got)
+	}
+	if out.Len() != 0 {
+		t.Errorf("a debug event was written at level info: %s", out.String())
+	}
+}

@@ -214,12 +214,17 @@ func (m *Metrics) count(ctx context.Context, msg string, e *event) {
 }
 
 func (m *Metrics) countCall(e *event) {
-	if !m.tools[e.tool] || !isWord(e.outcome) {
+	ts, ok := m.byTool[e.tool]
+	if !ok || !isWord(e.outcome) {
 		return
 	}
-	m.calls.add(1, e.tool, e.outcome)
+	if e.outcome == "ok" && ts.ok != nil {
+		ts.ok.n.Add(1)
+	} else {
+		m.calls.add(1, e.tool, e.outcome)
+	}
 	if e.hasLatency {
-		m.callDuration.observeMs(e.latencyMs, e.tool)
+		m.callDuration.observeIn(ts.duration, e.latencyMs)
 	}
 	if e.reason == "" || !isWord(e.reason) {
 		return

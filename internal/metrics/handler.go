@@ -31,13 +31,46 @@ type handler struct {
 func (h *handler) Enabled(context.Context, slog.Level) bool { return true }
 
 func (h *handler) Handle(ctx context.Context, r slog.Record) error {
-	if !h.grouped {
-		h.m.count(ctx, r, h.attrs)
+	if !h.grouped && counted(r.Message) {
+		h.countRecord(ctx, &r)
 	}
 	if !h.next.Enabled(ctx, r.Level) {
 		return nil
 	}
 	return h.next.Handle(ctx, r)
+}
+
+// CountEvent is tool.EventCounter: it counts an event from its attributes
+// as Handle counts its record, and returns the handler that writes.
+func (h *handler) CountEvent(ctx context.Context, msg string, attrs tool.EventAttrs) slog.Handler {
+	if !h.grouped && counted(msg) {
+		h.countAttrs(ctx, msg, attrs.All())
+	}
+	return h.next
+}
+
+// countRecord and countAttrs read an event's attributes (those of
+// WithAttrs first) and count it. Each keeps its frame small and apart
+// from Handle's: they run on the engines' goroutines, whose stacks are
+// small.
+func (h *handler) countRecord(ctx context.Context, r *slog.Record) {
+	var e event
+	for _, a := range h.attrs {
+		e.read(a)
+	}
+	r.Attrs(func(a slog.Attr) bool { e.read(a); return true })
+	h.m.count(ctx, r.Message, &e)
+}
+
+func (h *handler) countAttrs(ctx context.Context, msg string, attrs []slog.Attr) {
+	var e event
+	for _, a := range h.attrs {
+		e.read(a)
+	}
+	for _, a := range attrs {
+		e.read(a)
+	}
+	h.m.count(ctx, msg, &e)
 }
 
 func (h *handler) WithAttrs(as []slog.Attr) slog.Handler {
@@ -126,19 +159,11 @@ func counted(event string) bool {
 	return false
 }
 
-// count updates the families an event names.
-func (m *Metrics) count(ctx context.Context, r slog.Record, pre []slog.Attr) {
-	if !counted(r.Message) {
-		return
-	}
-	var e event
-	for _, a := range pre {
-		e.read(a)
-	}
-	r.Attrs(func(a slog.Attr) bool { e.read(a); return true })
-	switch r.Message {
+// count updates the families a counted event names.
+func (m *Metrics) count(ctx context.Context, msg string, e *event) {
+	switch msg {
 	case "call":
-		m.countCall(&e)
+		m.countCall(e)
 	case "refused":
 		// The protocol's refused event has the kind; web_fetch's own
 		// refused line (the egress denial, with its class) is the same
@@ -149,10 +174,10 @@ func (m *Metrics) count(ctx context.Context, r slog.Record, pre []slog.Attr) {
 			}
 		}
 	case "engine_answered":
-		m.countEngine(&e, "ok")
+		m.countEngine(e, "ok")
 	case "engine_failed":
 		if isWord(e.class) {
-			m.countEngine(&e, e.class)
+			m.countEngine(e, e.class)
 		}
 	case "circuit_opened":
 		m.setCircuit(e.engine, circuitOpen)
@@ -189,12 +214,17 @@ func (m *Metrics) count(ctx context.Context, r slog.Record, pre []slog.Attr) {
 }
 
 func (m *Metrics) countCall(e *event) {
-	if !m.tools[e.tool] || !isWord(e.outcome) {
+	ts, ok := m.byTool[e.tool]
+	if !ok || !isWord(e.outcome) {
 		return
 	}
-	m.calls.add(1, e.tool, e.outcome)
+	if e.outcome == "ok" && ts.ok != nil {
+		ts.ok.n.Add(1)
+	} else {
+		m.calls.add(1, e.tool, e.outcome)
+	}
 	if e.hasLatency {
-		m.callDuration.observeMs(e.latencyMs, e.tool)
+		m.callDuration.observeIn(ts.duration, e.latencyMs)
 	}
 	if e.reason == "" || !isWord(e.reason) {
 		return

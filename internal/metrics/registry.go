@@ -69,6 +69,10 @@ type Metrics struct {
 	// after New).
 	byEngine map[string]engineSeries
 
+	// byTool holds each tool's busiest series likewise: its calls that
+	// ended ok and its duration histogram.
+	byTool map[string]toolSeries
+
 	// readiness (health.go)
 	bound, pluginsReady, draining atomic.Bool
 }
@@ -76,6 +80,11 @@ type Metrics struct {
 // engineSeries are the series an answered engine request updates.
 type engineSeries struct {
 	ok, latency *series
+}
+
+// toolSeries are the series an ok call of a tool updates.
+type toolSeries struct {
+	ok, duration *series
 }
 
 // New returns the families of a process that starts now: every engine's
@@ -119,6 +128,10 @@ func New(s Settings) *Metrics {
 	for _, e := range s.Engines {
 		m.circuits.set(circuitClosed, e)
 		m.byEngine[e] = engineSeries{ok: m.engineRequests.get(e, "ok"), latency: m.engineLatency.get(e)}
+	}
+	m.byTool = make(map[string]toolSeries, len(s.Tools))
+	for _, t := range s.Tools {
+		m.byTool[t] = toolSeries{ok: m.calls.get(t, "ok"), duration: m.callDuration.get(t)}
 	}
 	for _, r := range []string{"hit", "miss"} {
 		m.cacheLookups.add(0, r)

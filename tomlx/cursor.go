@@ -1,13 +1,13 @@
 package tomlx
 
+// The parser's state and its cursor over the bytes: positions, errors at
+// the cursor, and the characters between tokens. The string forms
+// (strings.go) and the document structure (parse.go) read through it.
+
 import (
 	"bytes"
 	"unicode/utf8"
 )
-
-// The parser's state and its cursor over the bytes: positions, errors at
-// the cursor, and the characters between tokens. The string forms
-// (strings.go) and the document structure (parse.go) read through it.
 
 // tableState records how a table came to exist, which decides whether a
 // later header or dotted key may define or extend it.

@@ -39,8 +39,9 @@ import (
 //   - Imports are not followed: other packages are opaque, so a use that
 //     needs an imported type to resolve is not counted.
 //
-// The test fails with each strongly connected set of files and one loop
-// through it.
+// The test fails with each strongly connected set of files, one loop
+// through it, and the uses between its files, except in the packages of
+// knownLoops.
 func TestShape_NoCycleBetweenFilesOfOnePackage(t *testing.T) {
 	var dirs []string
 	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
@@ -70,9 +71,24 @@ func TestShape_NoCycleBetweenFilesOfOnePackage(t *testing.T) {
 			t.Fatalf("%s: %v", dir, err)
 		}
 		checked++
-		for _, set := range graph.cycles() {
-			loops = append(loops, fmt.Sprintf("%s: %s\n\tloop: %s\n\tuses: %s", dir, strings.Join(set.files, ", "),
-				strings.Join(set.loop, " -> "), strings.Join(set.edges, "; ")))
+		sets := graph.cycles()
+		reason, known := knownLoops[filepath.ToSlash(dir)]
+		if known && len(sets) == 0 {
+			t.Errorf("%s has no loop between its files any more; remove it from knownLoops", dir)
+		}
+		for _, set := range sets {
+			msg := fmt.Sprintf("%s: %s\n\tloop: %s\n\tuses: %s", dir, strings.Join(set.files, ", "),
+				strings.Join(set.loop, " -> "), strings.Join(set.edges, "; "))
+			if known {
+				t.Logf("known, %s:\n%s", reason, msg)
+				continue
+			}
+			loops = append(loops, msg)
+		}
+	}
+	for dir := range knownLoops {
+		if _, err := build.ImportDir(dir, 0); err != nil {
+			t.Errorf("knownLoops names %s, which is not a package of the module any more: %v", dir, err)
 		}
 	}
 	if checked == 0 {
@@ -82,6 +98,14 @@ func TestShape_NoCycleBetweenFilesOfOnePackage(t *testing.T) {
 		t.Errorf("%d sets of files depend on each other in a loop; move the declarations so that the files depend one way:\n%s",
 			len(loops), strings.Join(loops, "\n"))
 	}
+}
+
+// knownLoops are the packages whose loops between files are still there,
+// each with the reason. They are logged, not failed; a package listed here
+// without a loop fails the test, so that the list only shrinks.
+var knownLoops = map[string]string{
+	"htmlx": "the extractor's files (markdown.go with parse.go and measures.go, extract_mass.go with extract_predicates.go) are being reshaped by the extraction issue, which ends these loops",
+	"pdf":   "the reader's types (file, font, pageReader, docReader) refer to each other across eight files; ending the loop needs one file of shared types, a reshaping of its own",
 }
 
 // fileDeps maps each file of one package to the files it uses, and each
@@ -314,4 +338,40 @@ func (g *fileDeps) loopThrough(set []string) []string {
 		}
 	}
 	return set
+}
+
+// TestShape_FileGraphRules checks the checker on two small packages made
+// for it: a method declared in one file on a type of another, called back
+// from the type's file, is a loop; a field, a method and a type used one
+// way are uses, and a local that shares a top-level name is not.
+func TestShape_FileGraphRules(t *testing.T) {
+	loop, err := fileGraph("testdata/filegraph/loop", []string{"kind.go", "name.go"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sets := loop.cycles()
+	if len(sets) != 1 || strings.Join(sets[0].files, ",") != "kind.go,name.go" {
+		t.Errorf("loop: want one set kind.go,name.go, got %+v", sets)
+	}
+	if got := loop.uses["name.go"]["kind.go"]; !slices.Contains(got, "method name on kind") {
+		t.Errorf("declaring a method on kind should use kind.go; name.go -> kind.go: %v", got)
+	}
+	if got := loop.uses["kind.go"]["name.go"]; !slices.Contains(got, "method name") {
+		t.Errorf("calling k.name() should use name.go; kind.go -> name.go: %v", got)
+	}
+
+	oneway, err := fileGraph("testdata/filegraph/oneway", []string{"base.go", "user.go"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sets := oneway.cycles(); len(sets) != 0 {
+		t.Errorf("oneway: want no loop, got %+v", sets)
+	}
+	want := []string{"base", "field n", "method get"}
+	if got := oneway.uses["user.go"]["base.go"]; !slices.Equal(got, want) {
+		t.Errorf("user.go -> base.go: want %v, got %v", want, got)
+	}
+	if got := oneway.uses["base.go"]["user.go"]; len(got) != 0 {
+		t.Errorf("a local named top is not a use of user.go's top, got %v", got)
+	}
 }

@@ -51,9 +51,6 @@ func Load(data []byte, source string, e Env, o Options) (*Config, error) {
 	return c, nil
 }
 
-// The forms below are checked by hand rather than with package-level
-// regular expressions, which would be compiled at every start.
-
 func (l *loader) load(root *tomlx.Table, fromFile bool) *Config {
 	c := &Config{
 		Search:   search.DefaultSettings(),

@@ -73,6 +73,9 @@ func found(v *tomlx.Value) string {
 	}
 }
 
+// The forms below are checked by hand rather than with package-level
+// regular expressions, which would be compiled at every start.
+
 // isPlainKey: 1 to 64 of [A-Za-z0-9_-].
 func isPlainKey(k string) bool {
 	if len(k) < 1 || len(k) > 64 {

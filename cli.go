@@ -1,8 +1,9 @@
 package main
 
-// cli.go is what the commands share: the usage text of the rsp commands
-// (which the main usage repeats), --config, reading and loading the
-// configuration, and the signal context.
+// cli.go is what the commands share: the exit codes, the parsed command
+// line (invocation) and its usage errors, the usage text of the rsp
+// commands (which the main usage repeats), --config, reading and loading
+// the configuration, and the signal context.
 
 import (
 	"context"
@@ -12,6 +13,7 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"rypsok/internal/config"
@@ -108,4 +110,39 @@ func configFailure(inv invocation, stderr io.Writer, msgs []string) int {
 // the rsp commands stop their plugins.
 func signalContext() (context.Context, context.CancelFunc) {
 	return signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
+}
+
+// Exit codes.
+const (
+	exitOK      = 0
+	exitConfig  = 1
+	exitUsage   = 2
+	exitRuntime = 3 // serve could not go on: services unbuildable, or stdout failed
+)
+
+// invocation is a parsed command line.
+type invocation struct {
+	command    string // serve, check, version, help
+	transport  string
+	configPath string
+	configSet  bool
+}
+
+type usageError string
+
+func (e usageError) Error() string { return string(e) }
+
+// flagName shows a flag's name, bounded, without any value.
+func flagName(a string) string {
+	name, _, _ := strings.Cut(a, "=")
+	var b strings.Builder
+	for _, r := range name {
+		if b.Len() >= 40 {
+			break
+		}
+		if r == '-' || r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
 }

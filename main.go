@@ -22,20 +22,13 @@ import (
 	"os"
 	"runtime/debug"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	"rypsok/egress"
-	"rypsok/fetch"
 	"rypsok/internal/config"
 	"rypsok/mcp"
-	"rypsok/search"
 	"rypsok/tool"
 )
-
-// version is stamped by the build (make build: -X main.version=...).
-var version = "0.0.0-dev"
 
 const usage = `usage: rypsok serve [--transport stdio|http] [--config PATH]
        rypsok check [--config PATH]
@@ -54,29 +47,9 @@ the first call, or standard output failed). rypsok rsp --help tells the
 RAG Security Protocol commands (docs/rsp.md).
 `
 
-// Exit codes.
-const (
-	exitOK      = 0
-	exitConfig  = 1
-	exitUsage   = 2
-	exitRuntime = 3 // serve could not go on: services unbuildable, or stdout failed
-)
-
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.LookupEnv))
 }
-
-// invocation is a parsed command line.
-type invocation struct {
-	command    string // serve, check, version, help
-	transport  string
-	configPath string
-	configSet  bool
-}
-
-type usageError string
-
-func (e usageError) Error() string { return string(e) }
 
 // parseArgs reads the command line. It never echoes a flag's value.
 func parseArgs(args []string) (invocation, error) {
@@ -136,21 +109,6 @@ func parseArgs(args []string) (invocation, error) {
 		}
 	}
 	return inv, nil
-}
-
-// flagName shows a flag's name, bounded, without any value.
-func flagName(a string) string {
-	name, _, _ := strings.Cut(a, "=")
-	var b strings.Builder
-	for _, r := range name {
-		if b.Len() >= 40 {
-			break
-		}
-		if r == '-' || r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' {
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
 }
 
 // run is main without the process: it returns the exit code.
@@ -284,90 +242,4 @@ func limitMemory(cfg *config.Config, lookup func(string) (string, bool), log *sl
 	limit := config.MemoryLimitMiB(cfg)
 	debug.SetMemoryLimit(int64(limit) << 20)
 	log.Debug("memory_limit", "mib", limit)
-}
-
-// lazyServices builds the search and fetch services on the first call that
-// needs them; until then it answers what the configuration alone tells.
-type lazyServices struct {
-	cfg        *config.Config
-	log        *slog.Logger
-	loadRoots  func() (*x509.CertPool, error)
-	categories []tool.Category
-	stop       func()     // ends serving; nil: nothing to stop
-	judge      tool.Judge // the RSP plugins (rsp_cmd.go newJudge); nil: none
-	once       sync.Once
-	failed     atomic.Bool
-	built      atomic.Bool // search and fetch are set
-	search     *search.Service
-	fetch      *fetch.Service
-}
-
-// stopGrace is how long serving goes on after the services failed to
-// build, so that the calls that found them missing are answered first.
-const stopGrace = 200 * time.Millisecond
-
-func newLazyServices(cfg *config.Config, log *slog.Logger, loadRoots func() (*x509.CertPool, error)) *lazyServices {
-	return &lazyServices{cfg: cfg, log: log, loadRoots: loadRoots, categories: search.ServedCategories(cfg.Search.Engines)}
-}
-
-// build wires the services behind the protocol and reports whether they
-// exist. A failure here can only be a trust store whose certificates all
-// fail to parse, or an engine without a driver: the process cannot serve.
-// It is not an exit from inside a call, which would drop the answers of
-// the calls in flight: every call answers unavailable, and serving stops
-// after stopGrace with exit code 3.
-func (l *lazyServices) build() bool {
-	l.once.Do(func() {
-		fail := func(reason string) {
-			l.log.Error("service_failed", "reason", reason)
-			l.failed.Store(true)
-			if l.stop != nil {
-				time.AfterFunc(stopGrace, l.stop)
-			}
-		}
-		roots, err := l.loadRoots()
-		if err != nil {
-			fail("the HTTP client could not be built: no trust root could be loaded")
-			return
-		}
-		ua := egress.UserAgent(version, l.cfg.UserAgentContact)
-		f := fetch.New(l.cfg.Fetch, fetch.Deps{Logger: l.log, Now: time.Now, Roots: roots, UserAgent: ua, Judge: l.judge})
-		s, err := search.New(l.cfg.Search, search.Deps{
-			Logger: l.log, Now: time.Now, Roots: roots, Proxy: l.cfg.Proxy, UserAgent: ua,
-			Returned: f.Remember, Judge: l.judge,
-		})
-		if err != nil {
-			fail(err.Error())
-			return
-		}
-		l.fetch, l.search = f, s
-		l.built.Store(true)
-	})
-	return !l.failed.Load()
-}
-
-// Categories is known from the configuration: the categories an active
-// engine serves.
-func (l *lazyServices) Categories() []tool.Category { return l.categories }
-
-func (l *lazyServices) Search(ctx context.Context, req tool.SearchRequest) (*tool.SearchResponse, *tool.Error) {
-	if !l.build() {
-		return nil, tool.Stopping()
-	}
-	return l.search.Search(ctx, req)
-}
-
-// Status without services reports no engine: the process is stopping.
-func (l *lazyServices) Status(ctx context.Context) *tool.StatusResponse {
-	if !l.build() {
-		return &tool.StatusResponse{Engines: []tool.EngineStatus{}, Notices: []tool.Notice{}, Outcome: tool.OutcomeOK}
-	}
-	return l.search.Status(ctx)
-}
-
-func (l *lazyServices) Fetch(ctx context.Context, req tool.FetchRequest) (*tool.FetchResponse, *tool.Error) {
-	if !l.build() {
-		return nil, tool.Stopping()
-	}
-	return l.fetch.Fetch(ctx, req)
 }

@@ -188,3 +188,18 @@ func window(text string, startChar, maxChars int) (part string, total int, more 
 	}
 	return text[from:to], total, to < len(text)
 }
+
+// pdfKind recognises a PDF (docs/pdf.md): the types application/pdf and
+// application/x-pdf, or application/octet-stream or no type at all with a
+// body that starts with %PDF-.
+func pdfKind(mediaType string, body []byte) (mediaKind, bool) {
+	switch mediaType {
+	case "application/pdf", "application/x-pdf":
+		return kindPDF, true
+	case "", octetStream:
+		if bytes.HasPrefix(body, []byte("%PDF-")) {
+			return kindPDF, true
+		}
+	}
+	return kindUnsupported, false
+}

@@ -323,3 +323,64 @@ func (s *Service) getRobots(ctx context.Context, u *url.URL) (robots.Response, e
 func (s *Service) send(req *http.Request) (*http.Response, error) {
 	return s.client.Transport.RoundTrip(req)
 }
+
+// canonicalize writes u's host in egress's canonical form, keeping the port
+// as written: the host a browser's URL parser would request, connect to and
+// verify the certificate of (127.1 is 127.0.0.1, EXAMPLE.com. is
+// example.com). A host without a canonical form is left for the policy to
+// refuse.
+func canonicalize(u *url.URL) {
+	h, ok := egress.CanonicalHost(u.Hostname())
+	if !ok {
+		return
+	}
+	if strings.IndexByte(h, ':') >= 0 {
+		h = "[" + h + "]"
+	}
+	if p := u.Port(); p != "" {
+		h += ":" + p
+	}
+	u.Host = h
+}
+
+// upgrade returns the https form of an http URL when plain HTTP is not
+// allowed (REQ-FETCH-010): the scheme changes and an explicit port 80 is
+// dropped; another explicit port is kept.
+func (s *Service) upgrade(u *url.URL) (*url.URL, bool) {
+	if u.Scheme != "http" || s.set.Policy.AllowHTTP {
+		return u, false
+	}
+	up := *u
+	up.Scheme = "https"
+	if up.Port() == "80" {
+		up.Host = strings.TrimSuffix(up.Host, ":80")
+	}
+	return &up, true
+}
+
+// ended is the answer of a wait that ended: when the caller cancelled, a
+// network error (discarded anyway), otherwise the given answer.
+func ended(ctx context.Context, answer *tool.Error) *tool.Error {
+	if errors.Is(ctx.Err(), context.Canceled) {
+		return tool.Network()
+	}
+	return answer
+}
+
+// logRefused records a refusal of the egress policy: the reason and the
+// denial's class, never the host.
+func (s *Service) logRefused(ctx context.Context, d *egress.Denial) {
+	s.log.WarnContext(ctx, "refused", "tool", tool.ToolWebFetch, "reason", string(d.Reason), "class", d.Class)
+}
+
+// logFetched records the end of the network part of a call: the host (it
+// passed the egress policy), the status, the bytes read, the latency and
+// the media kind; never the path, query or content.
+func (s *Service) logFetched(ctx context.Context, got *response, start time.Time, kind mediaKind) {
+	attrs := []any{"host", got.hop.u.Hostname(), "status", got.status, "bytes", len(got.body),
+		"latency_ms", s.now().Sub(start).Milliseconds()}
+	if got.status >= 200 && got.status <= 299 {
+		attrs = append(attrs, "media", kind.String())
+	}
+	s.log.InfoContext(ctx, "fetched", attrs...)
+}

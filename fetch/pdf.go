@@ -1,7 +1,6 @@
 package fetch
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -12,21 +11,6 @@ import (
 	"rypsok/pdf"
 	"rypsok/tool"
 )
-
-// pdfKind recognises a PDF (docs/pdf.md): the types application/pdf and
-// application/x-pdf, or application/octet-stream or no type at all with a
-// body that starts with %PDF-.
-func pdfKind(mediaType string, body []byte) (mediaKind, bool) {
-	switch mediaType {
-	case "application/pdf", "application/x-pdf":
-		return kindPDF, true
-	case "", octetStream:
-		if bytes.HasPrefix(body, []byte("%PDF-")) {
-			return kindPDF, true
-		}
-	}
-	return kindUnsupported, false
-}
 
 // pdfLimits are the fixed bounds of reading one PDF (LIM-F16 to LIM-F21 in
 // docs/pdf.md); MaxChars is set per call.

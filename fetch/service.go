@@ -5,7 +5,6 @@ import (
 	"errors"
 	"log/slog"
 	"math"
-	"net/http"
 	"net/url"
 	"strings"
 	"time"
@@ -40,22 +39,6 @@ const (
 // hundreds of ordinary files (a few KiB each). The check's base cost
 // includes it.
 const robotsKeptBytes = 2 << 20
-
-// Service answers web_fetch. It is safe for concurrent use; build it with
-// New.
-type Service struct {
-	set     Settings
-	log     *slog.Logger
-	now     func() time.Time
-	client  *http.Client
-	robots  *robots.Checker
-	strict  *urlSet
-	fetches semaphore.Semaphore // LIM-C3
-	hosts   *hostLimiter        // LIM-C4
-	parsing semaphore.Semaphore // LIM-C5
-	process processFunc         // replaced by tests that need a slow or failing extraction
-	judge   tool.Judge          // RSP plugins; nil: none
-}
 
 // New builds the service: one fetch client (the agent-directed egress
 // profile of s.Policy) for pages and robots.txt reads, one robots.txt cache,
@@ -217,25 +200,6 @@ func parseTarget(raw string) (*url.URL, *tool.Error) {
 	return u, nil
 }
 
-// canonicalize writes u's host in egress's canonical form, keeping the port
-// as written: the host a browser's URL parser would request, connect to and
-// verify the certificate of (127.1 is 127.0.0.1, EXAMPLE.com. is
-// example.com). A host without a canonical form is left for the policy to
-// refuse.
-func canonicalize(u *url.URL) {
-	h, ok := egress.CanonicalHost(u.Hostname())
-	if !ok {
-		return
-	}
-	if strings.IndexByte(h, ':') >= 0 {
-		h = "[" + h + "]"
-	}
-	if p := u.Port(); p != "" {
-		h += ":" + p
-	}
-	u.Host = h
-}
-
 // checkSecrets is the privacy check of the URL (REQ-PRIV-002): the URL to
 // use (masked in mask mode, with the mask percent-encoded) and the number
 // of credentials masked.
@@ -275,21 +239,6 @@ func (s *Service) admit(ctx context.Context, text string, u *url.URL) (hop, *too
 		return hop{}, tool.Denied(d.Reason)
 	}
 	return h, nil
-}
-
-// upgrade returns the https form of an http URL when plain HTTP is not
-// allowed (REQ-FETCH-010): the scheme changes and an explicit port 80 is
-// dropped; another explicit port is kept.
-func (s *Service) upgrade(u *url.URL) (*url.URL, bool) {
-	if u.Scheme != "http" || s.set.Policy.AllowHTTP {
-		return u, false
-	}
-	up := *u
-	up.Scheme = "https"
-	if up.Port() == "80" {
-		up.Host = strings.TrimSuffix(up.Host, ":80")
-	}
-	return &up, true
 }
 
 // notices lists the notices of an answer in their fixed order.
@@ -363,33 +312,6 @@ func (s *Service) extract(ctx, callCtx context.Context, got *response, kind medi
 	case <-callCtx.Done():
 		return page{}, ended(ctx, tool.FetchDeadline())
 	}
-}
-
-// ended is the answer of a wait that ended: when the caller cancelled, a
-// network error (discarded anyway), otherwise the given answer.
-func ended(ctx context.Context, answer *tool.Error) *tool.Error {
-	if errors.Is(ctx.Err(), context.Canceled) {
-		return tool.Network()
-	}
-	return answer
-}
-
-// logRefused records a refusal of the egress policy: the reason and the
-// denial's class, never the host.
-func (s *Service) logRefused(ctx context.Context, d *egress.Denial) {
-	s.log.WarnContext(ctx, "refused", "tool", tool.ToolWebFetch, "reason", string(d.Reason), "class", d.Class)
-}
-
-// logFetched records the end of the network part of a call: the host (it
-// passed the egress policy), the status, the bytes read, the latency and
-// the media kind; never the path, query or content.
-func (s *Service) logFetched(ctx context.Context, got *response, start time.Time, kind mediaKind) {
-	attrs := []any{"host", got.hop.u.Hostname(), "status", got.status, "bytes", len(got.body),
-		"latency_ms", s.now().Sub(start).Milliseconds()}
-	if got.status >= 200 && got.status <= 299 {
-		attrs = append(attrs, "media", kind.String())
-	}
-	s.log.InfoContext(ctx, "fetched", attrs...)
 }
 
 // judgePage has Deps.Judge look at content (the whole page at on_retrieve,

@@ -3,9 +3,12 @@ package fetch
 import (
 	"crypto/x509"
 	"log/slog"
+	"net/http"
 	"time"
 
 	"rypsok/egress"
+	"rypsok/internal/semaphore"
+	"rypsok/robots"
 	"rypsok/secrets"
 	"rypsok/tool"
 )
@@ -108,4 +111,20 @@ type Deps struct {
 	// Judge judges the extracted page (RSP on_retrieve) and the slice
 	// returned (on_response); nil: nothing is judged.
 	Judge tool.Judge
+}
+
+// Service answers web_fetch. It is safe for concurrent use; build it with
+// New.
+type Service struct {
+	set     Settings
+	log     *slog.Logger
+	now     func() time.Time
+	client  *http.Client
+	robots  *robots.Checker
+	strict  *urlSet
+	fetches semaphore.Semaphore // LIM-C3
+	hosts   *hostLimiter        // LIM-C4
+	parsing semaphore.Semaphore // LIM-C5
+	process processFunc         // replaced by tests that need a slow or failing extraction
+	judge   tool.Judge          // RSP plugins; nil: none
 }

@@ -2,8 +2,8 @@
 // (codec.go), the stateless 2026-07-28 revision and the handshake-based
 // revisions in sessions (session.go), the stdio transport (stdio.go) and
 // the Streamable HTTP transport with its gate (http.go, httpgate.go,
-// httpsession.go), the tool definitions with their handlers and schemas,
-// argument validation, rate limits per caller and tool, cancellation,
+// httpsession.go, httpvocab.go), the tool definitions with their handlers
+// and schemas (toolspec.go, tools.go), argument validation (validate.go), rate limits per caller and tool, cancellation,
 // shutdown and the JSON log lines.
 //
 // It must never know an engine driver, never write anything to stdout but

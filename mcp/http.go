@@ -51,44 +51,6 @@ type HTTPCaller struct {
 	Token []byte
 }
 
-// Defaults and fixed bounds of the listener.
-const (
-	defaultBind            = "127.0.0.1:8737"
-	defaultMaxConnections  = 64               // LIM-H1
-	defaultMaxRequestBytes = 65536            // LIM-H2
-	defaultIdleTimeout     = 60 * time.Second // LIM-H3
-	defaultMaxStreams      = 16               // LIM-H4
-	defaultRequestTimeout  = 30 * time.Second // LIM-H5
-	defaultMaxSessions     = 256              // LIM-H6
-	maxHeaderBlock         = 16384            // LIM-H7, fixed
-	minTokenBytes          = 32
-	sessionIdle            = 300 * time.Second // a session without traffic expires
-	retryAfterSessions     = "30"
-	mcpPath                = "/mcp"
-)
-
-// The log events and counter reasons of the listener.
-const (
-	eventListening    = "listening"     // info, at the bind, so first of the transport's lines: address, callers
-	eventHTTPRefused  = "http_refused"  // warn: reason, family
-	eventAcceptFailed = "accept_failed" // warn, at most once per 10 s
-
-	httpCounters = "http" // the counters group of the listener's refusals
-
-	reasonUnauthorized       = "unauthorized"
-	reasonForbidden          = "sdk_forbidden"
-	reasonRequestTimeout     = "request_timeout"
-	reasonClientClosed       = "client_closed" // the client went away partway through its body
-	reasonBodyTooLarge       = "body_too_large"
-	reasonSessionLimit       = "session_limit"
-	reasonTooManyConnections = "too_many_connections"
-	reasonIdleConnection     = "idle_connection"
-	reasonBadRequest         = "sdk_bad_request"
-	reasonNotAcceptable      = "sdk_not_acceptable"
-	reasonNotFound           = "not_found"
-	reasonMethodNotAllowed   = "method_not_allowed"
-)
-
 // codeHeaderMismatch is HeaderMismatch of 2026-07-28: a protocol header
 // missing or disagreeing with the body.
 const codeHeaderMismatch = -32020
@@ -711,4 +673,110 @@ func (o *oneAnswer) write(_ []byte, gate answerGate, head, tail []byte) {
 	}
 	o.done = true
 	o.ch <- append(append(make([]byte, 0, len(head)+len(tail)), head...), tail...)
+}
+
+const headerSessionID = "Mcp-Session-Id"
+
+// serveHandshake serves a message of a handshake revision: initialize
+// opens a session, anything else needs one.
+func (l *Listener) serveHandshake(ctx context.Context, w http.ResponseWriter, r *http.Request, caller string, m *message, headerVersion string) {
+	sid := r.Header.Get(headerSessionID)
+	if m.kind == kindRequest && m.method == "initialize" && sid == "" {
+		l.initializeSession(ctx, w, r, caller, m)
+		return
+	}
+	if sid == "" {
+		l.srv.refused.add(httpCounters, reasonBadRequest)
+		if m.kind == kindRequest {
+			rpcRefusal(w, http.StatusBadRequest, m.id, &rpcError{code: codeInvalidRequest,
+				message: "Bad Request: Session ID is required; send initialize first, or give _meta " + metaProtocolVersion})
+			return
+		}
+		w.WriteHeader(http.StatusBadRequest)
+		return
+	}
+	s := l.sessions.get(sid, caller)
+	if s == nil {
+		// Unknown, expired or terminated: the client starts again.
+		l.srv.refused.add(httpCounters, reasonNotFound)
+		if m.kind == kindRequest {
+			rpcRefusal(w, http.StatusNotFound, m.id, &rpcError{code: codeInvalidRequest, message: "Session not found"})
+			return
+		}
+		w.WriteHeader(http.StatusNotFound)
+		return
+	}
+	defer l.sessions.release(s)
+	if rev := s.ss.negotiated.Load(); rev != nil && headerVersion != "" && headerVersion != rev.version {
+		l.srv.refused.add(httpCounters, reasonBadRequest)
+		rpcRefusal(w, http.StatusBadRequest, m.id, headerMismatch("MCP-Protocol-Version does not match the negotiated revision"))
+		return
+	}
+	w.Header().Set(headerSessionID, s.id)
+	if m.kind != kindRequest {
+		s.ss.handleDecoded(m)
+		w.WriteHeader(http.StatusAccepted)
+		return
+	}
+	key, _ := idKey(m.id)
+	ch, ok := s.routes.route(key)
+	if !ok {
+		rpcRefusal(w, http.StatusOK, m.id, &rpcError{code: codeInvalidRequest, message: "Invalid Request: this id is already used by a call in flight"})
+		return
+	}
+	defer s.routes.unroute(key)
+	s.ss.handleDecoded(m)
+	l.await(ctx, w, r, s.ss, m, ch)
+}
+
+// initializeSession opens a session for an initialize (503 at LIM-H6) and
+// keeps it when the handshake succeeded.
+func (l *Listener) initializeSession(ctx context.Context, w http.ResponseWriter, r *http.Request, caller string, m *message) {
+	if l.set.NoLegacyRevisions {
+		ss := newSession(l.srv, caller, nil)
+		ss.legacyOff = true
+		v, _ := stringArg(m.params["protocolVersion"])
+		l.srv.refused.add(httpCounters, reasonBadRequest)
+		rpcRefusal(w, http.StatusBadRequest, m.id, ss.unsupportedVersion(v))
+		return
+	}
+	s, ok := l.sessions.open(l.srv, caller)
+	if !ok {
+		w.Header().Set("Retry-After", retryAfterSessions)
+		l.refuse(w, r, http.StatusServiceUnavailable, reasonSessionLimit, true)
+		return
+	}
+	key, _ := idKey(m.id)
+	ch, _ := s.routes.route(key)
+	s.ss.handleDecoded(m)
+	select {
+	case b := <-ch:
+		l.sessions.release(s)
+		if s.ss.negotiated.Load() == nil {
+			// The handshake failed (no protocolVersion): no session.
+			l.sessions.drop(s.id, caller)
+		} else {
+			w.Header().Set(headerSessionID, s.id)
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusOK)
+		w.Write(b)
+	case <-ctx.Done():
+		l.sessions.release(s)
+		l.sessions.drop(s.id, caller)
+	}
+}
+
+// deleteSession ends a session (DELETE with its Mcp-Session-Id).
+func (l *Listener) deleteSession(w http.ResponseWriter, r *http.Request, caller string) {
+	sid := r.Header.Get(headerSessionID)
+	if sid == "" {
+		l.refuse(w, r, http.StatusBadRequest, reasonBadRequest, false)
+		return
+	}
+	if !l.sessions.drop(sid, caller) {
+		l.refuse(w, r, http.StatusNotFound, reasonNotFound, false)
+		return
+	}
+	w.WriteHeader(http.StatusNoContent)
 }

@@ -1,10 +1,8 @@
 package mcp
 
 import (
-	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"net/http"
 	"sync"
 	"time"
 )
@@ -12,7 +10,9 @@ import (
 // Sessions of the handshake-based revisions over HTTP: an initialize opens
 // one (at most LIM-H6 live, 503 beyond), its id travels in Mcp-Session-Id,
 // DELETE ends it, and it expires after sessionIdle without traffic. A
-// session belongs to the caller that opened it.
+// session belongs to the caller that opened it. This file holds the table
+// of those sessions; http.go opens, finds and ends them in answer to the
+// requests.
 
 type httpSessions struct {
 	srv *Server
@@ -161,110 +161,4 @@ func (ra *routedAnswers) write(id []byte, gate answerGate, head, tail []byte) {
 	}
 	delete(ra.routes, key)
 	ch <- append(append(make([]byte, 0, len(head)+len(tail)), head...), tail...)
-}
-
-const headerSessionID = "Mcp-Session-Id"
-
-// serveHandshake serves a message of a handshake revision: initialize
-// opens a session, anything else needs one.
-func (l *Listener) serveHandshake(ctx context.Context, w http.ResponseWriter, r *http.Request, caller string, m *message, headerVersion string) {
-	sid := r.Header.Get(headerSessionID)
-	if m.kind == kindRequest && m.method == "initialize" && sid == "" {
-		l.initializeSession(ctx, w, r, caller, m)
-		return
-	}
-	if sid == "" {
-		l.srv.refused.add(httpCounters, reasonBadRequest)
-		if m.kind == kindRequest {
-			rpcRefusal(w, http.StatusBadRequest, m.id, &rpcError{code: codeInvalidRequest,
-				message: "Bad Request: Session ID is required; send initialize first, or give _meta " + metaProtocolVersion})
-			return
-		}
-		w.WriteHeader(http.StatusBadRequest)
-		return
-	}
-	s := l.sessions.get(sid, caller)
-	if s == nil {
-		// Unknown, expired or terminated: the client starts again.
-		l.srv.refused.add(httpCounters, reasonNotFound)
-		if m.kind == kindRequest {
-			rpcRefusal(w, http.StatusNotFound, m.id, &rpcError{code: codeInvalidRequest, message: "Session not found"})
-			return
-		}
-		w.WriteHeader(http.StatusNotFound)
-		return
-	}
-	defer l.sessions.release(s)
-	if rev := s.ss.negotiated.Load(); rev != nil && headerVersion != "" && headerVersion != rev.version {
-		l.srv.refused.add(httpCounters, reasonBadRequest)
-		rpcRefusal(w, http.StatusBadRequest, m.id, headerMismatch("MCP-Protocol-Version does not match the negotiated revision"))
-		return
-	}
-	w.Header().Set(headerSessionID, s.id)
-	if m.kind != kindRequest {
-		s.ss.handleDecoded(m)
-		w.WriteHeader(http.StatusAccepted)
-		return
-	}
-	key, _ := idKey(m.id)
-	ch, ok := s.routes.route(key)
-	if !ok {
-		rpcRefusal(w, http.StatusOK, m.id, &rpcError{code: codeInvalidRequest, message: "Invalid Request: this id is already used by a call in flight"})
-		return
-	}
-	defer s.routes.unroute(key)
-	s.ss.handleDecoded(m)
-	l.await(ctx, w, r, s.ss, m, ch)
-}
-
-// initializeSession opens a session for an initialize (503 at LIM-H6) and
-// keeps it when the handshake succeeded.
-func (l *Listener) initializeSession(ctx context.Context, w http.ResponseWriter, r *http.Request, caller string, m *message) {
-	if l.set.NoLegacyRevisions {
-		ss := newSession(l.srv, caller, nil)
-		ss.legacyOff = true
-		v, _ := stringArg(m.params["protocolVersion"])
-		l.srv.refused.add(httpCounters, reasonBadRequest)
-		rpcRefusal(w, http.StatusBadRequest, m.id, ss.unsupportedVersion(v))
-		return
-	}
-	s, ok := l.sessions.open(l.srv, caller)
-	if !ok {
-		w.Header().Set("Retry-After", retryAfterSessions)
-		l.refuse(w, r, http.StatusServiceUnavailable, reasonSessionLimit, true)
-		return
-	}
-	key, _ := idKey(m.id)
-	ch, _ := s.routes.route(key)
-	s.ss.handleDecoded(m)
-	select {
-	case b := <-ch:
-		l.sessions.release(s)
-		if s.ss.negotiated.Load() == nil {
-			// The handshake failed (no protocolVersion): no session.
-			l.sessions.drop(s.id, caller)
-		} else {
-			w.Header().Set(headerSessionID, s.id)
-		}
-		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(http.StatusOK)
-		w.Write(b)
-	case <-ctx.Done():
-		l.sessions.release(s)
-		l.sessions.drop(s.id, caller)
-	}
-}
-
-// deleteSession ends a session (DELETE with its Mcp-Session-Id).
-func (l *Listener) deleteSession(w http.ResponseWriter, r *http.Request, caller string) {
-	sid := r.Header.Get(headerSessionID)
-	if sid == "" {
-		l.refuse(w, r, http.StatusBadRequest, reasonBadRequest, false)
-		return
-	}
-	if !l.sessions.drop(sid, caller) {
-		l.refuse(w, r, http.StatusNotFound, reasonNotFound, false)
-		return
-	}
-	w.WriteHeader(http.StatusNoContent)
 }

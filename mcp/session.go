@@ -373,3 +373,60 @@ func pingResult(rev *revision) []byte {
 	}
 	return []byte("{}")
 }
+
+// startCall checks a tools/call request and runs it on its own goroutine.
+// An unknown tool and a malformed request are protocol errors; everything
+// else ends as a tool result.
+func (ss *session) startCall(m *message, rev *revision) {
+	name, isStr := stringArg(m.params["name"])
+	if !isStr {
+		ss.replyError(m.id, &rpcError{code: codeInvalidParams, message: "Invalid params: name must be a string"})
+		return
+	}
+	spec := ss.srv.catalog.lookup(name)
+	if spec == nil {
+		msg := "Unknown tool"
+		if toolNameShaped(name) {
+			msg += ": " + name
+		}
+		ss.replyError(m.id, &rpcError{code: codeInvalidParams, message: msg})
+		return
+	}
+	key, _ := idKey(m.id)
+	ctx, cancel := context.WithCancel(context.Background())
+	f := &inflight{key: key, cancel: cancel}
+	ss.mu.Lock()
+	if ss.closing {
+		ss.mu.Unlock()
+		cancel()
+		return
+	}
+	if _, dup := ss.inflight[key]; dup {
+		ss.mu.Unlock()
+		cancel()
+		ss.replyError(m.id, &rpcError{code: codeInvalidRequest, message: "Invalid Request: this id is already used by a call in flight"})
+		return
+	}
+	ss.inflight[key] = f
+	ss.calls.Add(1)
+	ss.mu.Unlock()
+
+	args := m.params["arguments"]
+	go func() {
+		defer ss.calls.Done()
+		defer cancel()
+		line, ok := ss.srv.runCall(ctx, ss.caller, spec, args, rev)
+		if ok {
+			ss.mu.Lock()
+			f.finished = true
+			ss.mu.Unlock()
+			ss.send(outMsg{call: f, id: m.id, head: idHead(m.id), tail: resultTail(line)})
+			return
+		}
+		ss.mu.Lock()
+		if ss.inflight[key] == f {
+			delete(ss.inflight, key)
+		}
+		ss.mu.Unlock()
+	}()
+}

@@ -2,6 +2,7 @@ package pdf
 
 import (
 	"sort"
+	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -218,4 +219,26 @@ func (c *cmap) codeLen(b []byte) int {
 		}
 	}
 	return 0
+}
+
+// textString decodes a PDF text string: UTF-16 with a byte order mark,
+// UTF-8 with one, else PDFDocEncoding.
+func textString(b []byte) string {
+	switch {
+	case len(b) >= 2 && b[0] == 0xfe && b[1] == 0xff:
+		return utf16Text(b[2:])
+	case len(b) >= 2 && b[0] == 0xff && b[1] == 0xfe:
+		sw := make([]byte, len(b)-2)
+		for i := 0; i+1 < len(sw); i += 2 {
+			sw[i], sw[i+1] = b[i+3], b[i+2]
+		}
+		return utf16Text(sw)
+	case len(b) >= 3 && b[0] == 0xef && b[1] == 0xbb && b[2] == 0xbf:
+		return strings.ToValidUTF8(string(b[3:]), "")
+	}
+	var sb strings.Builder
+	for _, c := range b {
+		sb.WriteString(pdfDocEncoding[c])
+	}
+	return sb.String()
 }

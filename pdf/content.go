@@ -5,9 +5,6 @@ import (
 	"math"
 )
 
-// matrix is an affine transform [a b c d e f].
-type matrix [6]float64
-
 var identity = matrix{1, 0, 0, 1, 0, 0}
 
 // mul is m × n (m applied first).
@@ -17,47 +14,6 @@ func (m matrix) mul(n matrix) matrix {
 		m[2]*n[0] + m[3]*n[2], m[2]*n[1] + m[3]*n[3],
 		m[4]*n[0] + m[5]*n[2] + n[4], m[4]*n[1] + m[5]*n[3] + n[5],
 	}
-}
-
-// glyph is one shown code: its text, where its origin and advance are on
-// the page (user space), and the size of its font there.
-type glyph struct {
-	text   string
-	x, y   float64 // origin
-	adv    float64 // advance along the line
-	size   float64
-	dx, dy float64 // unit direction of the line
-	space  bool    // the code is a word space
-}
-
-type gstate struct {
-	ctm                  matrix
-	font                 *font
-	size, tc, tw, th, tl float64
-	rise                 float64
-}
-
-// pageReader runs the content streams of one page.
-type pageReader struct {
-	f       *file
-	doc     *docReader
-	glyphs  []glyph
-	ops     int
-	gs      gstate
-	stack   []gstate
-	tm, tlm matrix
-	depth   int // Form XObject nesting
-	res     dict
-	marks   []mark
-	err     error
-}
-
-// mark is an open marked-content sequence; with ActualText the glyphs
-// shown inside it are replaced by that text.
-type mark struct {
-	actual   string
-	has      bool
-	firstGly int
 }
 
 // maxOperands bounds the operand stack of the content-stream interpreter.

@@ -1,6 +1,14 @@
 package pdf
 
-// The simple-font encodings of ISO 32000-1 Annex D, as the text of each code.
+import (
+	"sort"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// The simple-font encodings of ISO 32000-1 Annex D, as the text of each code,
+// and the text of a glyph name.
 
 // standardEncoding is StandardEncoding, the Type 1 fonts' default.
 var standardEncoding = [256]string{
@@ -155,4 +163,42 @@ var pdfDocEncoding = [256]string{
 	0xf4: "\u00f4", 0xf5: "\u00f5", 0xf6: "\u00f6", 0xf7: "\u00f7", 0xf8: "\u00f8",
 	0xf9: "\u00f9", 0xfa: "\u00fa", 0xfb: "\u00fb", 0xfc: "\u00fc", 0xfd: "\u00fd",
 	0xfe: "\u00fe", 0xff: "\u00ff",
+}
+
+// glyphText is the text of a glyph name: the Adobe Glyph List, uniXXXX,
+// uXXXX[XX], ligatures joined by '_' and suffixes after '.' dropped.
+func glyphText(n string) string {
+	if i := strings.IndexByte(n, '.'); i > 0 {
+		n = n[:i]
+	}
+	if n == "" {
+		return ""
+	}
+	if strings.Contains(n, "_") {
+		var b strings.Builder
+		for _, p := range strings.Split(n, "_") {
+			b.WriteString(glyphText(p))
+		}
+		return b.String()
+	}
+	if i := sort.SearchStrings(aglNames[:], n); i < len(aglNames) && aglNames[i] == n {
+		return aglText[i]
+	}
+	if strings.HasPrefix(n, "uni") && len(n) >= 7 && (len(n)-3)%4 == 0 {
+		var b strings.Builder
+		for k := 3; k+4 <= len(n); k += 4 {
+			v, err := strconv.ParseUint(n[k:k+4], 16, 32)
+			if err != nil {
+				return ""
+			}
+			b.WriteRune(rune(v))
+		}
+		return b.String()
+	}
+	if n[0] == 'u' && len(n) >= 5 && len(n) <= 7 {
+		if v, err := strconv.ParseUint(n[1:], 16, 32); err == nil && v <= utf8.MaxRune {
+			return string(rune(v))
+		}
+	}
+	return ""
 }

@@ -1,10 +1,15 @@
 package pdf
 
 import (
+	"bufio"
 	"bytes"
+	"compress/flate"
+	"compress/zlib"
 	"context"
+	"encoding/ascii85"
 	"errors"
 	"fmt"
+	"io"
 )
 
 // xentry is where one object is: at an offset in the file (kind 1), or at
@@ -41,18 +46,6 @@ type file struct {
 	timeChecked int64 // decoded when the deadline was last looked at
 	repaired    bool
 }
-
-// Errors a caller can tell apart with errors.Is.
-var (
-	// ErrNeedsPassword: the document is encrypted with a user password.
-	ErrNeedsPassword = errors.New("pdf: the document is encrypted and needs a password to be opened")
-	// ErrUnsupportedEncryption: an encryption handler this reader does not know.
-	ErrUnsupportedEncryption = errors.New("pdf: the document uses an encryption this reader does not support")
-	// ErrLimit: a bound of Limits was reached.
-	ErrLimit = errors.New("pdf: a reading limit was reached")
-)
-
-func limitErr(what string) error { return fmt.Errorf("%w: %s", ErrLimit, what) }
 
 // open reads the cross-reference and the trailer, repairing them by a scan
 // of the file when they cannot be followed.
@@ -580,4 +573,191 @@ func (f *file) checkTime() error {
 		return fmt.Errorf("%w: %w", ErrLimit, err)
 	}
 	return nil
+}
+
+// decode returns the bytes of s after decryption and its filters, at most
+// max bytes; more is an ErrLimit error. Every byte out of a filter counts
+// against the document's MaxDecodedBytes.
+func (f *file) decode(s *stream, max int64) ([]byte, error) {
+	return f.decodeOpt(s, max, false)
+}
+
+// decodeHead returns at most max bytes of s, cutting without error.
+func (f *file) decodeHead(s *stream, max int64) ([]byte, error) {
+	return f.decodeOpt(s, max, true)
+}
+
+func (f *file) decodeOpt(s *stream, max int64, cut bool) ([]byte, error) {
+	raw := s.raw
+	if raw == nil {
+		if s.from < 0 || s.to > len(f.b) || s.from > s.to {
+			return nil, malformed("stream outside the file")
+		}
+		raw = f.b[s.from:s.to]
+		if f.crypt != nil && s.hdr.name("Type") != "XRef" {
+			var err error
+			raw, err = f.crypt.decryptStream(raw, s.own, s.hdr)
+			if err != nil {
+				return nil, err
+			}
+		}
+	}
+	filters, params := filterList(f, s.hdr)
+	if len(filters) == 0 {
+		// Unfiltered bytes are used where they are, never copied.
+		n := int64(len(raw))
+		if n > max && !cut {
+			return nil, limitErr("a stream decodes to more than the per-stream bound")
+		}
+		raw = raw[:min(n, max)]
+		f.decoded += int64(len(raw))
+		if f.decoded > f.lim.MaxDecodedBytes {
+			return nil, limitErr("the document decodes to more bytes than allowed")
+		}
+		return raw, nil
+	}
+	var r io.Reader = bytes.NewReader(raw)
+	for i, fl := range filters {
+		var p dict
+		if i < len(params) {
+			p, _ = f.resolve(params[i]).(dict)
+		}
+		var err error
+		r, err = f.filter(r, fl, p, max)
+		if err != nil {
+			return nil, err
+		}
+	}
+	cr := &countReader{r: r, f: f, left: max}
+	out, err := readAllCapped(cr, min(int64(len(raw))*4+512, max+1), max+1)
+	if err == errStreamCap && cut {
+		err = nil
+	}
+	if err != nil && !errors.Is(err, ErrLimit) && err != errStreamCap {
+		// A damaged compressed stream keeps what was decoded, as readers do.
+		err = nil
+	}
+	if err == errStreamCap {
+		err = limitErr("a stream decodes to more than the per-stream bound")
+	}
+	return out, err
+}
+
+func filterList(f *file, h dict) ([]name, array) {
+	var names []name
+	switch v := f.resolve(h["Filter"]).(type) {
+	case name:
+		names = []name{v}
+	case array:
+		for _, x := range v {
+			if n, ok := f.resolve(x).(name); ok {
+				names = append(names, n)
+			}
+		}
+	}
+	var params array
+	switch v := f.resolve(h["DecodeParms"]).(type) {
+	case dict:
+		params = array{v}
+	case array:
+		params = v
+	}
+	if len(names) > 8 {
+		names = names[:8]
+	}
+	return names, params
+}
+
+// filter wraps r in one decoding filter.
+func (f *file) filter(r io.Reader, fl name, p dict, max int64) (io.Reader, error) {
+	switch fl {
+	case "FlateDecode", "Fl":
+		br := bufio.NewReader(r)
+		var fr io.Reader
+		if head, err := br.Peek(2); err == nil && (uint16(head[0])<<8|uint16(head[1]))%31 == 0 && head[0]&0x0f == 8 {
+			zr, err := zlib.NewReader(br)
+			if err != nil {
+				return nil, malformed("bad zlib header")
+			}
+			fr = zr
+		} else {
+			fr = flate.NewReader(br)
+		}
+		return predictor(tolerant{fr}, p)
+	case "LZWDecode", "LZW":
+		early := 1
+		if v, ok := asInt(p["EarlyChange"]); ok {
+			early = v
+		}
+		in, err := readCapped(r, max*2+1024)
+		if err != nil {
+			return nil, err
+		}
+		return predictor(bytes.NewReader(lzwDecode(in, early != 0, max+1)), p)
+	case "ASCII85Decode", "A85":
+		in, err := readCapped(r, max*5/4+1024)
+		if err != nil {
+			return nil, err
+		}
+		in = bytes.TrimSpace(in)
+		in = bytes.TrimPrefix(in, []byte("<~"))
+		if i := bytes.Index(in, []byte("~>")); i >= 0 {
+			in = in[:i]
+		}
+		out := make([]byte, len(in)+len(in)/4*4+4)
+		n, _, _ := ascii85.Decode(out, in, true)
+		return bytes.NewReader(out[:n]), nil
+	case "ASCIIHexDecode", "AHx":
+		in, err := readCapped(r, max*2+1024)
+		if err != nil {
+			return nil, err
+		}
+		lx := lexer{b: append([]byte{'<'}, in...)}
+		return bytes.NewReader(lx.hexString()), nil
+	case "RunLengthDecode", "RL":
+		in, err := readCapped(r, max+1024)
+		if err != nil {
+			return nil, err
+		}
+		return bytes.NewReader(runLength(in, max+1)), nil
+	case "Crypt":
+		return r, nil
+	case "DCTDecode", "DCT", "JPXDecode", "CCITTFaxDecode", "CCF", "JBIG2Decode":
+		return nil, errImage
+	}
+	return nil, malformed("unknown filter")
+}
+
+// countReader counts decoded bytes against the stream's and the document's
+// bounds.
+type countReader struct {
+	r    io.Reader
+	f    *file
+	left int64
+}
+
+func (c *countReader) Read(p []byte) (int, error) {
+	if c.left <= 0 {
+		var one [1]byte
+		if n, _ := c.r.Read(one[:]); n > 0 {
+			return 0, errStreamCap
+		}
+		return 0, io.EOF
+	}
+	if int64(len(p)) > c.left {
+		p = p[:c.left]
+	}
+	n, err := c.r.Read(p)
+	c.left -= int64(n)
+	c.f.decoded += int64(n)
+	if c.f.decoded > c.f.lim.MaxDecodedBytes {
+		return n, limitErr("the document decodes to more bytes than allowed")
+	}
+	if c.f.decoded-c.f.timeChecked >= 1<<20 {
+		c.f.timeChecked = c.f.decoded
+		if e := c.f.checkTime(); e != nil {
+			return n, e
+		}
+	}
+	return n, err
 }

@@ -2,27 +2,8 @@ package pdf
 
 import (
 	"bytes"
-	"sort"
-	"strconv"
 	"strings"
-	"unicode/utf8"
 )
-
-// font is what the reader needs of a font: the text and width of each code.
-type font struct {
-	composite bool
-	codes     *cmap // Type0: code lengths and CIDs (nil: two bytes, CID = code)
-	toUni     *cmap
-	enc       [256]string // simple fonts: text by code
-	widths    []float64   // simple fonts: glyph-space widths from firstChar
-	firstChar int
-	missing   float64
-	dw        float64
-	cidW      map[int]float64
-	scale     float64           // glyph space to text space (0.001, or Type3's FontMatrix)
-	std       *[95]uint16       // a standard font's ASCII widths, when /Widths is absent
-	memo      map[uint32]string // ToUnicode texts already looked up
-}
 
 // uniText is the ToUnicode text of a code, looked up once per font.
 func (ft *font) uniText(code uint32) (string, bool) {
@@ -70,44 +51,6 @@ func standardWidths(base string) *[95]uint16 {
 		return &timesRomanWidths
 	}
 	return nil
-}
-
-// glyphText is the text of a glyph name: the Adobe Glyph List, uniXXXX,
-// uXXXX[XX], ligatures joined by '_' and suffixes after '.' dropped.
-func glyphText(n string) string {
-	if i := strings.IndexByte(n, '.'); i > 0 {
-		n = n[:i]
-	}
-	if n == "" {
-		return ""
-	}
-	if strings.Contains(n, "_") {
-		var b strings.Builder
-		for _, p := range strings.Split(n, "_") {
-			b.WriteString(glyphText(p))
-		}
-		return b.String()
-	}
-	if i := sort.SearchStrings(aglNames[:], n); i < len(aglNames) && aglNames[i] == n {
-		return aglText[i]
-	}
-	if strings.HasPrefix(n, "uni") && len(n) >= 7 && (len(n)-3)%4 == 0 {
-		var b strings.Builder
-		for k := 3; k+4 <= len(n); k += 4 {
-			v, err := strconv.ParseUint(n[k:k+4], 16, 32)
-			if err != nil {
-				return ""
-			}
-			b.WriteRune(rune(v))
-		}
-		return b.String()
-	}
-	if n[0] == 'u' && len(n) >= 5 && len(n) <= 7 {
-		if v, err := strconv.ParseUint(n[1:], 16, 32); err == nil && v <= utf8.MaxRune {
-			return string(rune(v))
-		}
-	}
-	return ""
 }
 
 // loadFont builds the font of a font dictionary; it is cached per object.

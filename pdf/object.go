@@ -35,6 +35,18 @@ func malformed(format string, args ...any) error {
 	return fmt.Errorf("%w: "+format, append([]any{ErrMalformed}, args...)...)
 }
 
+// Errors a caller can tell apart with errors.Is.
+var (
+	// ErrNeedsPassword: the document is encrypted with a user password.
+	ErrNeedsPassword = errors.New("pdf: the document is encrypted and needs a password to be opened")
+	// ErrUnsupportedEncryption: an encryption handler this reader does not know.
+	ErrUnsupportedEncryption = errors.New("pdf: the document uses an encryption this reader does not support")
+	// ErrLimit: a bound of Limits was reached.
+	ErrLimit = errors.New("pdf: a reading limit was reached")
+)
+
+func limitErr(what string) error { return fmt.Errorf("%w: %s", ErrLimit, what) }
+
 // lexer reads tokens from a byte slice. It never allocates more than the
 // input it is given and never recurses beyond maxDepth.
 type lexer struct {

@@ -16,57 +16,6 @@ import (
 	"unicode/utf8"
 )
 
-// Limits bound the work of reading one document. Zero fields take the
-// defaults of DefaultLimits.
-type Limits struct {
-	MaxDecodedBytes int64 // bytes out of all filters together, per document
-	MaxStreamBytes  int64 // bytes out of the filters of one stream
-	MaxObjects      int   // indirect objects parsed
-	MaxDepth        int   // object nesting, reference chains, page-tree depth
-	MaxOperators    int   // content-stream operators per page (Form XObjects included)
-	MaxPages        int   // pages read
-	// MaxChars stops reading pages once the text written holds more than
-	// this many characters (0: read every page). A caller that shows a
-	// window of the text passes its end plus one, so it learns whether more
-	// remains without reading the rest.
-	MaxChars int
-}
-
-// DefaultLimits are the defaults of the limits table.
-func DefaultLimits() Limits {
-	return Limits{
-		MaxDecodedBytes: 64 << 20,
-		MaxStreamBytes:  8 << 20,
-		MaxObjects:      200000,
-		MaxDepth:        64,
-		MaxOperators:    1000000,
-		MaxPages:        2000,
-	}
-}
-
-func (l Limits) withDefaults() Limits {
-	d := DefaultLimits()
-	if l.MaxDecodedBytes <= 0 {
-		l.MaxDecodedBytes = d.MaxDecodedBytes
-	}
-	if l.MaxStreamBytes <= 0 {
-		l.MaxStreamBytes = d.MaxStreamBytes
-	}
-	if l.MaxObjects <= 0 {
-		l.MaxObjects = d.MaxObjects
-	}
-	if l.MaxDepth <= 0 {
-		l.MaxDepth = d.MaxDepth
-	}
-	if l.MaxOperators <= 0 {
-		l.MaxOperators = d.MaxOperators
-	}
-	if l.MaxPages <= 0 {
-		l.MaxPages = d.MaxPages
-	}
-	return l
-}
-
 // Document is the text read from a PDF.
 type Document struct {
 	Title    string // from the Info dictionary or XMP, else the first heading
@@ -82,24 +31,6 @@ type Document struct {
 // ErrNoText is returned when the pages read show no text at all: the
 // document holds images of text only.
 var ErrNoText = errors.New("pdf: the document has no text layer; it holds images of text only")
-
-// docReader carries what is shared by the pages of one document.
-type docReader struct {
-	f           *file
-	lim         Limits
-	fonts       map[int]*font
-	defaultFont *font
-	pages       []pageRef
-	glyphBuf    []glyph // the last page's glyphs, reused by the next page
-}
-
-type pageRef struct {
-	d      dict
-	res    dict
-	box    [4]float64
-	rotate int
-	hasBox bool
-}
 
 // Extract reads data, a whole PDF file, and returns its text. Errors wrap
 // ErrMalformed, ErrNeedsPassword, ErrUnsupportedEncryption, ErrLimit or
@@ -268,28 +199,6 @@ func (d *docReader) readPage(pg pageRef) ([]glyph, error) {
 		return gl, p.err
 	}
 	return gl, nil
-}
-
-// textString decodes a PDF text string: UTF-16 with a byte order mark,
-// UTF-8 with one, else PDFDocEncoding.
-func textString(b []byte) string {
-	switch {
-	case len(b) >= 2 && b[0] == 0xfe && b[1] == 0xff:
-		return utf16Text(b[2:])
-	case len(b) >= 2 && b[0] == 0xff && b[1] == 0xfe:
-		sw := make([]byte, len(b)-2)
-		for i := 0; i+1 < len(sw); i += 2 {
-			sw[i], sw[i+1] = b[i+3], b[i+2]
-		}
-		return utf16Text(sw)
-	case len(b) >= 3 && b[0] == 0xef && b[1] == 0xbb && b[2] == 0xbf:
-		return strings.ToValidUTF8(string(b[3:]), "")
-	}
-	var sb strings.Builder
-	for _, c := range b {
-		sb.WriteString(pdfDocEncoding[c])
-	}
-	return sb.String()
 }
 
 // title is the document's title from the Info dictionary, else from the

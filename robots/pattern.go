@@ -166,3 +166,13 @@ func (ru *rule) match(path string) bool {
 		rest = after
 	}
 }
+
+// rule is a compiled allow or disallow line, 32 bytes besides its text:
+// a cached origin may hold tens of thousands.
+type rule struct {
+	text     string // canonical pattern without the end anchor; "*" is the wildcard
+	length   int32  // octets of the canonical pattern, the end anchor included
+	prefix   int32  // octets of text before the first "*" (all of it without one)
+	anchored bool   // the pattern ended with "$"
+	allow    bool
+}

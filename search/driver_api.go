@@ -15,7 +15,9 @@ import (
 
 // This file holds what the API drivers added with the developer, news and
 // instance engines share: where a request goes, whose limit it counts
-// against, and the small readings of answers they have in common.
+// against, the small readings of answers they have in common, and the
+// primary subtag of a language tag, which the service's language check
+// uses too.
 
 // apiBase is the origin and path prefix of a driver's requests: the
 // engine's base_url (a mirror or a stand-in) when given, else the
@@ -125,4 +127,10 @@ func epochReset(v string, now time.Time) time.Duration {
 		return maxRetryAfter
 	}
 	return d
+}
+
+// primarySubtag is the language of a tag, lower-cased: "pt-BR" → "pt".
+func primarySubtag(tag string) string {
+	p, _, _ := strings.Cut(tag, "-")
+	return strings.ToLower(p)
 }

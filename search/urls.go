@@ -301,3 +301,48 @@ func normalizePercent(s string) string {
 	}
 	return b.String()
 }
+
+// arxivID validates an arXiv identifier and strips a version suffix: the
+// scheme since 2007 (YYMM.NNNN or YYMM.NNNNN) or the older archive form
+// (hep-th/9901001, math.GT/0309136).
+func arxivID(s string) (string, bool) {
+	if v := strings.LastIndexByte(s, 'v'); v > 0 && v < len(s)-1 && allDigits(s[v+1:]) {
+		s = s[:v]
+	}
+	if dot := strings.IndexByte(s, '.'); dot == 4 && allDigits(s[:4]) && (len(s) == 9 || len(s) == 10) && allDigits(s[5:]) {
+		return s, true
+	}
+	slash := strings.IndexByte(s, '/')
+	if slash < 1 || len(s)-slash-1 != 7 || !allDigits(s[slash+1:]) {
+		return "", false
+	}
+	archive := s[:slash]
+	if dot := strings.IndexByte(archive, '.'); dot >= 0 {
+		sub := archive[dot+1:]
+		if len(sub) != 2 || strings.ToUpper(sub) != sub {
+			return "", false
+		}
+		archive = archive[:dot]
+	}
+	if len(archive) > 16 {
+		return "", false
+	}
+	for _, r := range archive {
+		if !(r >= 'a' && r <= 'z' || r == '-') {
+			return "", false
+		}
+	}
+	return s, true
+}
+
+func allDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}

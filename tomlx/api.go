@@ -67,13 +67,3 @@ func (e *Error) Error() string {
 	}
 	return fmt.Sprintf("TOML syntax error: %s (line %d, column %d)", e.Msg, e.Line, e.Col)
 }
-
-// Parse reads a whole document. A leading UTF-8 byte order mark is skipped
-// and not counted in columns. Every error it returns is an *Error.
-func Parse(data []byte) (*Table, error) {
-	t, err := parse(data)
-	if err != nil {
-		return nil, err
-	}
-	return t, nil
-}

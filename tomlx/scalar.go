@@ -271,3 +271,5 @@ func validOffset(b []byte) bool {
 	}
 	return false
 }
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }

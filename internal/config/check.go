@@ -102,10 +102,6 @@ func HTTPMemoryLimitMiB(c *Config) int {
 	return memoryEstimate(c).totalMiB() * memLimitPercent / 100
 }
 
-func onOff(b bool) string { return strconv.FormatBool(b) }
-
-func ms(d time.Duration) string { return strconv.FormatInt(d.Milliseconds(), 10) }
-
 func categoriesText(cs []tool.Category) string {
 	s := make([]string, len(cs))
 	for i, c := range cs {

@@ -2,12 +2,6 @@ package config
 
 import "net/netip"
 
-// MetricsSettings are the [service.metrics] values: the listener of
-// /metrics, /healthz and /readyz. An empty Bind is off (the default).
-type MetricsSettings struct {
-	Bind string
-}
-
 // loadMetrics reads [service.metrics]. The bind must be an address and
 // port other than the MCP listener's; off loopback it is allowed, with a
 // warning, since the counts reveal traffic per caller.

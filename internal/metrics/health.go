@@ -38,12 +38,6 @@ func (m *Metrics) Listening() { m.bound.Store(true) }
 // none is configured).
 func (m *Metrics) PluginsReady() { m.pluginsReady.Store(true) }
 
-// Ready: the MCP listener is bound, the plugins passed their handshake,
-// and no SIGTERM arrived.
-func (m *Metrics) Ready() bool {
-	return m.bound.Load() && m.pluginsReady.Load() && !m.draining.Load()
-}
-
 // Drain returns a context that ends when parent ends, after the process
 // was marked not ready: whatever serves on the returned context stops
 // accepting only once /readyz answers 503.

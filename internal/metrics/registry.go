@@ -147,3 +147,9 @@ func (m *Metrics) Refused(scope, reason string) {
 		m.refusals.add(1, scope, reason)
 	}
 }
+
+// Ready: the MCP listener is bound, the plugins passed their handshake,
+// and no SIGTERM arrived.
+func (m *Metrics) Ready() bool {
+	return m.bound.Load() && m.pluginsReady.Load() && !m.draining.Load()
+}

@@ -1,7 +1,6 @@
 package plugintest
 
 import (
-	"bytes"
 	"fmt"
 	"os"
 	"os/exec"
@@ -36,29 +35,6 @@ func Main(m *testing.M, pkg string, bin *string) int {
 		code = 1
 	}
 	return code
-}
-
-// Live lists the pids of live (not zombie) processes whose command line
-// mentions path.
-func Live(path string) []int {
-	ents, _ := os.ReadDir("/proc")
-	var pids []int
-	for _, e := range ents {
-		var pid int
-		if _, err := fmt.Sscanf(e.Name(), "%d", &pid); err != nil {
-			continue
-		}
-		cmdline, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
-		if err != nil || !bytes.Contains(cmdline, []byte(path)) {
-			continue
-		}
-		stat, _ := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
-		if i := bytes.LastIndexByte(stat, ')'); i > 0 && i+2 < len(stat) && stat[i+2] == 'Z' {
-			continue
-		}
-		pids = append(pids, pid)
-	}
-	return pids
 }
 
 // NoneLeft fails t when a process of the binary at path is alive after the

@@ -93,3 +93,26 @@ func (c *client) stop() error {
 	}
 	return nil
 }
+
+func firstResultURL(msg map[string]any) string {
+	r, _ := msg["result"].(map[string]any)
+	sc, _ := r["structuredContent"].(map[string]any)
+	rs, _ := sc["results"].([]any)
+	if len(rs) == 0 {
+		return ""
+	}
+	first, _ := rs[0].(map[string]any)
+	u, _ := first["url"].(string)
+	return u
+}
+
+// indent renders v as indented JSON without HTML escaping, as rypsok writes
+// it.
+func indent(v any) []byte {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("  ", "  ")
+	enc.Encode(v)
+	return bytes.TrimRight(b.Bytes(), "\n")
+}

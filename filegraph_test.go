@@ -40,8 +40,7 @@ import (
 //     needs an imported type to resolve is not counted.
 //
 // The test fails with each strongly connected set of files, one loop
-// through it, and the uses between its files, except in the packages of
-// knownLoops.
+// through it, and the uses between its files.
 func TestShape_NoCycleBetweenFilesOfOnePackage(t *testing.T) {
 	var dirs []string
 	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
@@ -71,24 +70,9 @@ func TestShape_NoCycleBetweenFilesOfOnePackage(t *testing.T) {
 			t.Fatalf("%s: %v", dir, err)
 		}
 		checked++
-		sets := graph.cycles()
-		reason, known := knownLoops[filepath.ToSlash(dir)]
-		if known && len(sets) == 0 {
-			t.Errorf("%s has no loop between its files any more; remove it from knownLoops", dir)
-		}
-		for _, set := range sets {
-			msg := fmt.Sprintf("%s: %s\n\tloop: %s\n\tuses: %s", dir, strings.Join(set.files, ", "),
-				strings.Join(set.loop, " -> "), strings.Join(set.edges, "; "))
-			if known {
-				t.Logf("known, %s:\n%s", reason, msg)
-				continue
-			}
-			loops = append(loops, msg)
-		}
-	}
-	for dir := range knownLoops {
-		if _, err := build.ImportDir(dir, 0); err != nil {
-			t.Errorf("knownLoops names %s, which is not a package of the module any more: %v", dir, err)
+		for _, set := range graph.cycles() {
+			loops = append(loops, fmt.Sprintf("%s: %s\n\tloop: %s\n\tuses: %s", dir, strings.Join(set.files, ", "),
+				strings.Join(set.loop, " -> "), strings.Join(set.edges, "; ")))
 		}
 	}
 	if checked == 0 {
@@ -98,13 +82,6 @@ func TestShape_NoCycleBetweenFilesOfOnePackage(t *testing.T) {
 		t.Errorf("%d sets of files depend on each other in a loop; move the declarations so that the files depend one way:\n%s",
 			len(loops), strings.Join(loops, "\n"))
 	}
-}
-
-// knownLoops are the packages whose loops between files are still there,
-// each with the reason. They are logged, not failed; a package listed here
-// without a loop fails the test, so that the list only shrinks.
-var knownLoops = map[string]string{
-	"htmlx": "the extractor's files (extract_ld.go, markdown.go, markdown_escape.go, measures.go and parse.go; extract_mass.go and extract_predicates.go) are being reshaped by the extraction issue, which ends these loops",
 }
 
 // fileDeps maps each file of one package to the files it uses, and each

@@ -18,7 +18,7 @@ type Limits struct {
 	MaxDepth int
 	// StrictHidden reads REQ-CTX-005 as the book writes it: no closed
 	// <details>, disclosure panel or noscript fallback is read
-	// (fetch.read_collapsed = false). See parse_disclosure.go.
+	// (fetch.read_collapsed = false). See the disclosure reading in parse.go.
 	StrictHidden bool
 }
 
@@ -389,7 +389,7 @@ func extractMain(t *tree, base *url.URL, title string) (md string, headLen, remo
 	if md == "" {
 		md, removed = renderMarkdown(t, x.st, nil, 0, base, title, "")
 	}
-	t.markupMD = md // what the markup shows (extract_read.go)
+	t.markupMD = md // what the markup shows (extractRead)
 	if len(t.ldjson) > 0 {
 		// the page's structured data finds the content of a page
 		// rendered by scripts, and completes what the markup hides
@@ -832,3 +832,49 @@ func (x *extractor) chooseRoot() int32 {
 // descendShare is the share of its parent's score at which a child is
 // taken as the content root instead.
 const descendShare = 0.9
+
+// extractRead is ExtractHTML under a reading of hidden content (see
+// parse.go). Unless strict, a page whose disclosure panels
+// came before their controls is parsed again knowing them, and a script
+// shell with noscript fallbacks is read again with them, as a browser
+// with scripting off shows it; the fallback's reading replaces the
+// shell's answer only when its markup yields more than a remnant. A
+// document is parsed at most three times.
+func extractRead(doc string, base *url.URL, maxNodes, maxDepth int, strict bool) (Page, int, error) {
+	read := readOpts{strict: strict}
+	t := parseOnce(doc, maxNodes, maxDepth, read, nil)
+	if t.reparse {
+		t = parseOnce(doc, maxNodes, maxDepth, read, t.controls)
+	}
+	noscripts, controls := t.noscripts, t.controls
+	page, headLen, err := extractHTML(t, base)
+	if strict || noscripts == 0 || !scriptShell(t, err) {
+		return page, headLen, err
+	}
+	read.noscript = true
+	if controls == nil {
+		controls = map[string]bool{}
+	}
+	t = parseOnce(doc, maxNodes, maxDepth, read, controls)
+	shown, shownHead, shownErr := extractHTML(t, base)
+	if shownErr != nil || remnant(t.markupMD) {
+		return page, headLen, err
+	}
+	return shown, shownHead, nil
+}
+
+// scriptShell reports a page whose markup, read without its noscript
+// fallbacks, shows nothing or a remnant while it keeps text out of sight
+// or carries scripts: the page on which ExtractHTML answers
+// ErrShownByScripts, by the same bars. The page's structured data may
+// have stood in for the missing content; it is not the page's visible
+// content, so such a page is a shell too.
+func scriptShell(t *tree, err error) bool {
+	if errors.Is(err, ErrShownByScripts) {
+		return true
+	}
+	if t.markupMD == "" {
+		return t.veiledChars >= minVeiledChars || t.scriptBytes >= minScriptBytes
+	}
+	return (t.veiledChars >= minRemnantVeiled || t.scriptBytes >= minRemnantScript) && remnant(t.markupMD)
+}

@@ -21,10 +21,8 @@ import (
 
 // Bounds on what is read.
 const (
-	maxLDJSONBytes   = 1 << 20 // script text kept for decoding, in all
-	maxLDJSONScripts = 64
-	maxLDTextChars   = 100000 // text taken from structured data
-	maxLDDepth       = 24     // nesting followed inside one block
+	maxLDTextChars = 100000 // text taken from structured data
+	maxLDDepth     = 24     // nesting followed inside one block
 )
 
 // ldText is what the structured data says the page holds.

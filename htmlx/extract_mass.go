@@ -996,3 +996,11 @@ func (x *extractor) related(a, b int32) bool {
 	}
 	return false
 }
+
+// linkList reports an element of blocks, without prose, whose text is
+// mostly links: a menu, a list of related stories, a cloud of tags,
+// which prune leaves out of a root of prose.
+func (x *extractor) linkList(i int32) bool {
+	s := &x.st[i]
+	return s.chars > 0 && s.good == 0 && s.linkChars*2 > s.chars && s.bits&bitHasBlock != 0
+}

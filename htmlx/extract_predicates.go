@@ -10,14 +10,6 @@ import (
 // The predicates the extractor asks of elements: what a list of links,
 // a section, a control or a label is.
 
-// linkList reports an element of blocks, without prose, whose text is
-// mostly links: a menu, a list of related stories, a cloud of tags,
-// which prune leaves out of a root of prose.
-func (x *extractor) linkList(i int32) bool {
-	s := &x.st[i]
-	return s.chars > 0 && s.good == 0 && s.linkChars*2 > s.chars && s.bits&bitHasBlock != 0
-}
-
 // linkListKinds counts the lists of links inside root by kind (tag and
 // class), on a page that is not an article, one product or a thread; it
 // returns nil on those, whose lists of links linkSection does not judge.

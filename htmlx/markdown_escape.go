@@ -1,6 +1,7 @@
 package htmlx
 
 import (
+	"bytes"
 	"unicode/utf8"
 
 	"rypsok/boundary"
@@ -175,3 +176,84 @@ func lastVisibleByte(b []byte) byte {
 }
 
 func isASCIILetter(c byte) bool { return c|0x20 >= 'a' && c|0x20 <= 'z' }
+
+// escapeLineStart puts a backslash before what would start a Markdown
+// block: "# ", "- ", "+ ", "* ", ">", "1. ", "1) ", fences, rules.
+func escapeLineStart(line string) string {
+	if k := escapeAt([]byte(line)); k >= 0 {
+		return line[:k] + "\\" + line[k:]
+	}
+	return line
+}
+
+// escapeAt returns where a backslash keeps line from starting a Markdown
+// block, or -1.
+func escapeAt(line []byte) int {
+	// an invisible character before the start goes when CleanContent
+	// removes it
+	if skip := invisibleLead(line); skip > 0 {
+		if k := escapeAt(line[skip:]); k >= 0 {
+			return skip + k
+		}
+		return -1
+	}
+	if len(line) == 0 {
+		return -1
+	}
+	switch c := line[0]; c {
+	case '#':
+		j := 0
+		for j < len(line) && line[j] == '#' {
+			j++
+		}
+		if j <= 6 && (j == len(line) || line[j] == ' ') {
+			return 0
+		}
+	case '-', '+', '*':
+		if len(line) == 1 || line[1] == ' ' || isRule(line) {
+			return 0
+		}
+	case '>', '|':
+		return 0
+	case '=':
+		if len(bytes.Trim(line, "= ")) == 0 {
+			return 0
+		}
+	case '_':
+		if isRule(line) {
+			return 0
+		}
+	case '`', '~':
+		if bytes.HasPrefix(line, []byte("```")) || bytes.HasPrefix(line, []byte("~~~")) {
+			return 0
+		}
+	default:
+		if c >= '0' && c <= '9' {
+			j := 0
+			for j < len(line) && j < 10 && line[j] >= '0' && line[j] <= '9' {
+				j++
+			}
+			if j < 10 && j < len(line) && (line[j] == '.' || line[j] == ')') && (j+1 == len(line) || line[j+1] == ' ') {
+				return j
+			}
+		}
+	}
+	return -1
+}
+
+// isRule reports a thematic break: three or more of one of - * _ with
+// only spaces between.
+func isRule(line []byte) bool {
+	c := line[0]
+	n := 0
+	for i := 0; i < len(line); i++ {
+		switch line[i] {
+		case c:
+			n++
+		case ' ', '\t':
+		default:
+			return false
+		}
+	}
+	return n >= 3
+}

@@ -581,148 +581,153 @@ func (l *loader) loadEngines(top *section, c *Config) {
 		l.errKey(top.t, "engines", "engines", "no engine is configured; add an [engines.<id>] table or remove [engines]")
 	}
 	for _, id := range ids {
-		ev := v.Table.Values[id]
-		if !isIdentifier(id) {
-			const rule = "an engine identifier is lowercase letters, digits and underscores, starting with a letter"
-			if shown, ok := shownKey(id); ok {
-				l.errKey(v.Table, id, "engines."+shown, rule+"; rename the table")
-			} else {
-				l.errKey(v.Table, id, "engines", rule+"; this one is not "+shown)
-			}
-			continue
-		}
-		key := "engines." + id
-		if ev.Kind != tomlx.KindTable {
-			l.errAt(ev, key, "expected a table, "+found(ev))
-			continue
-		}
-		s := l.section(ev.Table, key)
-		e := search.EngineConfig{ID: id, Preference: 100}
-		types := strings.Join(search.DriverTypes(), ", ")
-		typ, tv, ok := s.str("type", "expected one of "+types)
-		if !ok {
-			if tv == nil {
-				l.errAt(ev, key+".type", "required; one of "+types)
-			}
-			s.done()
-			continue
-		}
-		drv, known := search.Driver(typ)
-		if !known {
-			l.errAt(tv, key+".type", "no such driver; use one of "+types)
-			s.done()
-			continue
-		}
-		scrapes := drv.Scrapes
-		e.Type = typ
-		enabled := true
-		s.bool("enabled", &enabled)
-		if cats, cv, ok := s.strings("categories", "categories (general, news, science, code)", false, func(w string) string {
-			for _, c := range tool.Categories() {
-				if string(c) == w {
-					return ""
-				}
-			}
-			return "expected one of general, news, science, code, found an unknown word"
-		}); ok {
-			for _, w := range cats {
-				e.Categories = append(e.Categories, tool.Category(w))
-			}
-		} else if cv == nil {
-			l.errAt(ev, key+".categories", "required; at least one of general, news, science, code")
-		}
-		s.int("preference", -1<<31, 1<<31-1, &e.Preference)
+		l.loadEngine(c, v, id)
+	}
+}
 
-		s.seen["api_key"] = true
-		if s.get("api_key") != nil {
-			l.errKey(ev.Table, "api_key", key+".api_key", "give the secret by api_key_env or api_key_file")
+// loadEngine reads one [engines.<id>] table of the engines table v.
+func (l *loader) loadEngine(c *Config, v *tomlx.Value, id string) {
+	ev := v.Table.Values[id]
+	if !isIdentifier(id) {
+		const rule = "an engine identifier is lowercase letters, digits and underscores, starting with a letter"
+		if shown, ok := shownKey(id); ok {
+			l.errKey(v.Table, id, "engines."+shown, rule+"; rename the table")
+		} else {
+			l.errKey(v.Table, id, "engines", rule+"; this one is not "+shown)
 		}
-		keyEnv, kev, hasEnv := s.str("api_key_env", "expected the name of an environment variable")
-		keyFile, kfv, hasFile := s.str("api_key_file", "expected a path")
-		keyed := drv.Keyed()
-		switch {
-		case !drv.TakesKey() && (kev != nil || kfv != nil):
-			at := kev
-			if at == nil {
-				at = kfv
-			}
-			l.errAt(at, key, "the "+typ+" driver takes no key; remove api_key_env and api_key_file")
-			hasEnv, hasFile = false, false
-		case hasEnv && hasFile:
-			l.errAt(kfv, key, "give exactly one of api_key_env or api_key_file")
-			hasEnv, hasFile = false, false
-		case hasEnv && !secrets.IsEnvName(keyEnv):
-			l.errAt(kev, key+".api_key_env", "the value is not the name of an environment variable (it is not shown)")
-			hasEnv = false
-		case keyed && kev == nil && kfv == nil && s.get("api_key") == nil:
-			l.errAt(ev, key, "the "+typ+" driver needs a key; give api_key_env or api_key_file")
-		}
-		if !hasEnv {
-			keyEnv = ""
-		}
-		if !hasFile {
-			keyFile = ""
-		}
-
-		endpoints := strings.Join(drv.Endpoints, " or ")
-		if w, v, ok := s.str("endpoint", "expected "+endpoints); ok {
-			switch {
-			case len(drv.Endpoints) == 0:
-				l.errAt(v, key+".endpoint", "the "+typ+" driver has no endpoint; remove endpoint")
-			case !slices.Contains(drv.Endpoints, w):
-				l.errAt(v, key+".endpoint", "expected "+endpoints+", found an unknown word")
-			default:
-				e.Endpoint = w
-			}
-		} else if len(drv.Endpoints) > 0 {
-			e.Endpoint = drv.Endpoints[0]
-		}
-		if w, v, ok := s.str("base_url", "expected an absolute URL"); ok {
-			u, err := url.Parse(w)
-			check := egress.CheckEngineBaseURL
-			if drv.PlainHTTP {
-				check = egress.CheckInstanceURL
-			}
-			switch {
-			case !drv.BaseURL:
-				l.errAt(v, key+".base_url", "the "+typ+" driver has no base_url; remove base_url")
-			case err != nil || !u.IsAbs() || u.Host == "":
-				l.errAt(v, key+".base_url", "expected an absolute URL such as https://wiki.example/w/api.php, found text of another form")
-			default:
-				if err := check(u); err != nil {
-					l.errAt(v, key+".base_url", err.Error())
-				} else {
-					e.BaseURL = u
-					if strings.EqualFold(u.Scheme, "http") && !egress.IsLoopbackURL(u) {
-						l.warn = append(l.warn, Warning{key + ".base_url", "plain http to a host that is not loopback: queries cross the network unencrypted",
-							"serve the instance over https, or beside rypsok on a loopback address"})
-					}
-				}
-			}
-		} else if drv.BaseURLRequired && v == nil {
-			l.errAt(ev, key+".base_url", "required; the URL of the "+typ+" instance, such as http://127.0.0.1:8888/")
-		}
-		if w, v, ok := s.str("site", "expected a site's API name such as stackoverflow"); ok {
-			switch {
-			case !drv.Site:
-				l.errAt(v, key+".site", "the "+typ+" driver has no site; remove site")
-			case !search.ValidStackExchangeSite(w):
-				l.errAt(v, key+".site", "expected a site's API name such as stackoverflow or superuser (lowercase letters, digits, dots and hyphens), found text of another form")
-			default:
-				e.Site = w
-			}
+		return
+	}
+	key := "engines." + id
+	if ev.Kind != tomlx.KindTable {
+		l.errAt(ev, key, "expected a table, "+found(ev))
+		return
+	}
+	s := l.section(ev.Table, key)
+	e := search.EngineConfig{ID: id, Preference: 100}
+	types := strings.Join(search.DriverTypes(), ", ")
+	typ, tv, ok := s.str("type", "expected one of "+types)
+	if !ok {
+		if tv == nil {
+			l.errAt(ev, key+".type", "required; one of "+types)
 		}
 		s.done()
-
-		if scrapes && !c.Scraping {
-			l.errAt(tv, key, `type "`+typ+`" scrapes a human-facing interface; it runs only with [scraping] enabled = true, at the operator's risk under the provider's terms`)
-			continue
-		}
-		if !enabled {
-			e.Disabled = tool.DisabledByOperator
-		}
-		l.resolveEngine(c, e, keyEnv, keyFile, kev, kfv)
+		return
 	}
+	drv, known := search.Driver(typ)
+	if !known {
+		l.errAt(tv, key+".type", "no such driver; use one of "+types)
+		s.done()
+		return
+	}
+	scrapes := drv.Scrapes
+	e.Type = typ
+	enabled := true
+	s.bool("enabled", &enabled)
+	if cats, cv, ok := s.strings("categories", "categories (general, news, science, code)", false, func(w string) string {
+		for _, c := range tool.Categories() {
+			if string(c) == w {
+				return ""
+			}
+		}
+		return "expected one of general, news, science, code, found an unknown word"
+	}); ok {
+		for _, w := range cats {
+			e.Categories = append(e.Categories, tool.Category(w))
+		}
+	} else if cv == nil {
+		l.errAt(ev, key+".categories", "required; at least one of general, news, science, code")
+	}
+	s.int("preference", -1<<31, 1<<31-1, &e.Preference)
+
+	s.seen["api_key"] = true
+	if s.get("api_key") != nil {
+		l.errKey(ev.Table, "api_key", key+".api_key", "give the secret by api_key_env or api_key_file")
+	}
+	keyEnv, kev, hasEnv := s.str("api_key_env", "expected the name of an environment variable")
+	keyFile, kfv, hasFile := s.str("api_key_file", "expected a path")
+	keyed := drv.Keyed()
+	switch {
+	case !drv.TakesKey() && (kev != nil || kfv != nil):
+		at := kev
+		if at == nil {
+			at = kfv
+		}
+		l.errAt(at, key, "the "+typ+" driver takes no key; remove api_key_env and api_key_file")
+		hasEnv, hasFile = false, false
+	case hasEnv && hasFile:
+		l.errAt(kfv, key, "give exactly one of api_key_env or api_key_file")
+		hasEnv, hasFile = false, false
+	case hasEnv && !secrets.IsEnvName(keyEnv):
+		l.errAt(kev, key+".api_key_env", "the value is not the name of an environment variable (it is not shown)")
+		hasEnv = false
+	case keyed && kev == nil && kfv == nil && s.get("api_key") == nil:
+		l.errAt(ev, key, "the "+typ+" driver needs a key; give api_key_env or api_key_file")
+	}
+	if !hasEnv {
+		keyEnv = ""
+	}
+	if !hasFile {
+		keyFile = ""
+	}
+
+	endpoints := strings.Join(drv.Endpoints, " or ")
+	if w, v, ok := s.str("endpoint", "expected "+endpoints); ok {
+		switch {
+		case len(drv.Endpoints) == 0:
+			l.errAt(v, key+".endpoint", "the "+typ+" driver has no endpoint; remove endpoint")
+		case !slices.Contains(drv.Endpoints, w):
+			l.errAt(v, key+".endpoint", "expected "+endpoints+", found an unknown word")
+		default:
+			e.Endpoint = w
+		}
+	} else if len(drv.Endpoints) > 0 {
+		e.Endpoint = drv.Endpoints[0]
+	}
+	if w, v, ok := s.str("base_url", "expected an absolute URL"); ok {
+		u, err := url.Parse(w)
+		check := egress.CheckEngineBaseURL
+		if drv.PlainHTTP {
+			check = egress.CheckInstanceURL
+		}
+		switch {
+		case !drv.BaseURL:
+			l.errAt(v, key+".base_url", "the "+typ+" driver has no base_url; remove base_url")
+		case err != nil || !u.IsAbs() || u.Host == "":
+			l.errAt(v, key+".base_url", "expected an absolute URL such as https://wiki.example/w/api.php, found text of another form")
+		default:
+			if err := check(u); err != nil {
+				l.errAt(v, key+".base_url", err.Error())
+			} else {
+				e.BaseURL = u
+				if strings.EqualFold(u.Scheme, "http") && !egress.IsLoopbackURL(u) {
+					l.warn = append(l.warn, Warning{key + ".base_url", "plain http to a host that is not loopback: queries cross the network unencrypted",
+						"serve the instance over https, or beside rypsok on a loopback address"})
+				}
+			}
+		}
+	} else if drv.BaseURLRequired && v == nil {
+		l.errAt(ev, key+".base_url", "required; the URL of the "+typ+" instance, such as http://127.0.0.1:8888/")
+	}
+	if w, v, ok := s.str("site", "expected a site's API name such as stackoverflow"); ok {
+		switch {
+		case !drv.Site:
+			l.errAt(v, key+".site", "the "+typ+" driver has no site; remove site")
+		case !search.ValidStackExchangeSite(w):
+			l.errAt(v, key+".site", "expected a site's API name such as stackoverflow or superuser (lowercase letters, digits, dots and hyphens), found text of another form")
+		default:
+			e.Site = w
+		}
+	}
+	s.done()
+
+	if scrapes && !c.Scraping {
+		l.errAt(tv, key, `type "`+typ+`" scrapes a human-facing interface; it runs only with [scraping] enabled = true, at the operator's risk under the provider's terms`)
+		return
+	}
+	if !enabled {
+		e.Disabled = tool.DisabledByOperator
+	}
+	l.resolveEngine(c, e, keyEnv, keyFile, kev, kfv)
 }
 
 // resolveEngine reads the engine's key (a missing key makes it inactive, not

@@ -284,15 +284,17 @@ func TestREQ_OPS_002_ReadyzTurns503BeforeTheListenerStopsAccepting(t *testing.T)
 		select {
 		case <-run.done:
 		default:
-			// /readyz first, then the MCP port: a refused connection after
-			// a 200 in the same round would be the wrong order.
+			// The MCP port first, then /readyz: a 200 after a refused
+			// connection in the same round would be the wrong order (the
+			// other way round, readiness may turn and the listener close
+			// between the two probes, as they should).
 			p := probe{}
-			p.ready, _ = metricsGet(maddr, "/readyz")
-			p.healthy, _ = metricsGet(maddr, "/healthz")
 			if c, err := net.DialTimeout("tcp", run.addr, time.Second); err == nil {
 				p.dialed = true
 				c.Close()
 			}
+			p.ready, _ = metricsGet(maddr, "/readyz")
+			p.healthy, _ = metricsGet(maddr, "/healthz")
 			probes = append(probes, p)
 			continue
 		}

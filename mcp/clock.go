@@ -4,17 +4,35 @@ import "time"
 
 // The one file of the package that touches the system clock, as the
 // clock gate of the module requires. Instants (dates, rate limits,
-// latencies) come from the clock New is given; what is here are the
-// waits, which are durations and never compared with that clock: the
-// shutdown deadlines, the counters' ticker, the accept back-off, and the
-// socket deadlines, which the net package takes as wall-clock times.
+// latencies) come from the clock New is given. The waits (the shutdown
+// deadlines, the counters' ticker, the accept back-off) come from the
+// Server's waits, the wall clock's unless a test gives its own; the socket
+// deadlines are wall-clock times, because the net package takes them so.
 
 // wallClock is the clock used when New is given none.
 func wallClock() time.Time { return time.Now() }
 
-// newTimer and newTicker start the package's waits.
-func newTimer(d time.Duration) *time.Timer   { return time.NewTimer(d) }
-func newTicker(d time.Duration) *time.Ticker { return time.NewTicker(d) }
+// waits starts the package's waits, so that a test can end one when it
+// chooses rather than when the wall clock does.
+type waits interface {
+	// timer returns a channel that receives once after d, and its stop.
+	timer(d time.Duration) (<-chan time.Time, func() bool)
+	// ticker returns a channel that receives every d, and its stop.
+	ticker(d time.Duration) (<-chan time.Time, func())
+}
+
+// wallWaits are the waits of the wall clock.
+type wallWaits struct{}
+
+func (wallWaits) timer(d time.Duration) (<-chan time.Time, func() bool) {
+	t := time.NewTimer(d)
+	return t.C, t.Stop
+}
+
+func (wallWaits) ticker(d time.Duration) (<-chan time.Time, func()) {
+	t := time.NewTicker(d)
+	return t.C, t.Stop
+}
 
 // deadlineIn is the wall-clock time d from now, for a socket's read and
 // write deadlines.

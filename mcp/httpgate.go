@@ -100,11 +100,11 @@ func (g *gateListener) acceptLoop() {
 			if g.acceptFail.allow() {
 				g.srv.log.Warn(eventAcceptFailed)
 			}
-			t := newTimer(acceptBackoff)
+			backoff, stop := g.srv.waits.timer(acceptBackoff)
 			select {
-			case <-t.C:
+			case <-backoff:
 			case <-g.done:
-				t.Stop()
+				stop()
 				return
 			}
 			continue

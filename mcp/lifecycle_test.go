@@ -5,6 +5,7 @@ import (
 	"context"
 	"io"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -342,5 +343,89 @@ func TestLineReader(t *testing.T) {
 	want := []string{"a", "", "b", "<dropped>", "last"}
 	if strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Errorf("lines %q, want %q", got, want)
+	}
+}
+
+// fakeWaits are waits a test ends by hand: each timer asked for is
+// reported on made and fires when the test fires its duration.
+type fakeWaits struct {
+	made   chan time.Duration
+	mu     sync.Mutex
+	timers map[time.Duration][]chan time.Time
+}
+
+func newFakeWaits() *fakeWaits {
+	return &fakeWaits{made: make(chan time.Duration, 16), timers: map[time.Duration][]chan time.Time{}}
+}
+
+func (f *fakeWaits) timer(d time.Duration) (<-chan time.Time, func() bool) {
+	c := make(chan time.Time, 1)
+	f.mu.Lock()
+	f.timers[d] = append(f.timers[d], c)
+	f.mu.Unlock()
+	f.made <- d
+	return c, func() bool { return true }
+}
+
+func (f *fakeWaits) ticker(time.Duration) (<-chan time.Time, func()) {
+	return make(chan time.Time), func() {}
+}
+
+// fire ends every timer of duration d asked for so far.
+func (f *fakeWaits) fire(d time.Duration) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for _, c := range f.timers[d] {
+		c <- time.Time{}
+	}
+	f.timers[d] = nil
+}
+
+// TestREQ_OPS_002_ShutdownDeadlinesAreTheServersWaits: when the input ends
+// with a call in flight that ignores its context, ServeStdio asks the
+// Server's waits for the writer's and the calls' deadlines, and returns
+// when the calls' deadline fires, however long the shutdown time: the
+// waits are injected, not taken from the wall clock.
+func TestREQ_OPS_002_ShutdownDeadlinesAreTheServersWaits(t *testing.T) {
+	b := newBlockingFetch(true)
+	defer close(b.release)
+	set := testSettings()
+	set.Shutdown = time.Hour
+	srv := newTestServer(t, set, &fakeSearch{}, b.fake(), nil, nil)
+	waits := newFakeWaits()
+	srv.waits = waits
+	inR, inW := io.Pipe()
+	done := make(chan error, 1)
+	go func() { done <- srv.ServeStdio(context.Background(), inR, io.Discard) }()
+	io.WriteString(inW, call(1, "web_fetch", `{"url":"https://example.org/"}`)+"\n")
+	waitStarted(t, b)
+	inW.Close()
+	margin := shutdownMargin(time.Hour)
+	want := map[time.Duration]bool{time.Hour - margin/2: true, time.Hour - margin: true}
+	for range 2 {
+		select {
+		case d := <-waits.made:
+			if !want[d] {
+				t.Fatalf("a wait of %v asked for; want the writer's %v and the calls' %v", d, time.Hour-margin/2, time.Hour-margin)
+			}
+			delete(want, d)
+		case <-time.After(5 * time.Second):
+			t.Fatal("no shutdown deadline was asked of the waits")
+		}
+	}
+	select {
+	case err := <-done:
+		t.Fatalf("ServeStdio returned before its deadline fired: %v", err)
+	case <-time.After(100 * time.Millisecond):
+	}
+	waits.fire(time.Hour - margin)
+	waits.fire(time.Hour - margin/2)
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("ServeStdio: %v", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("ServeStdio did not return when its deadlines fired")
 	}
 }

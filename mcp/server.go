@@ -20,6 +20,7 @@ type Server struct {
 	fetch   Fetcher
 	log     *slog.Logger
 	now     func() time.Time
+	waits   waits // the shutdown deadlines, the counters' ticker, the accept back-off (clock.go)
 	catalog *catalog
 	seq     atomic.Uint64
 	refused refusalCounters
@@ -65,6 +66,7 @@ func New(s Settings, search Searcher, fetch Fetcher, log *slog.Logger, now func(
 		fetch:   fetch,
 		log:     log,
 		now:     now,
+		waits:   wallWaits{},
 		catalog: newCatalog(s, served, search, fetch),
 		limits:  make(map[limitKey]*windowLimiter),
 	}
@@ -119,11 +121,11 @@ func (s *Server) startServing() (end func()) {
 
 func (s *Server) countersLoop(stop <-chan struct{}, ended chan<- struct{}) {
 	defer close(ended)
-	t := newTicker(counterInterval)
-	defer t.Stop()
+	tick, stopTicker := s.waits.ticker(counterInterval)
+	defer stopTicker()
 	for {
 		select {
-		case <-t.C:
+		case <-tick:
 			s.refused.flush(context.Background(), s.log)
 		case <-stop:
 			return

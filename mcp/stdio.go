@@ -96,7 +96,7 @@ func trimEOL(b []byte) []byte {
 func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) error {
 	end := s.startServing()
 	defer end()
-	w := newStdioWriter(out)
+	w := newStdioWriter(out, s.waits)
 	ss := newSession(s, callerLocal, w)
 
 	readDone := make(chan error, 1)
@@ -110,14 +110,14 @@ func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) er
 		w.stop(s.set.Shutdown - margin/2)
 		return w.writeErr()
 	case err := <-readDone:
-		writerDeadline := newTimer(s.set.Shutdown - margin/2)
-		defer writerDeadline.Stop()
-		callsDeadline := newTimer(s.set.Shutdown - margin)
-		defer callsDeadline.Stop()
+		writerDeadline, stopWriter := s.waits.timer(s.set.Shutdown - margin/2)
+		defer stopWriter()
+		callsDeadline, stopCalls := s.waits.timer(s.set.Shutdown - margin)
+		defer stopCalls()
 		ss.stopAccepting()
-		ss.waitCalls(ctx, callsDeadline.C)
+		ss.waitCalls(ctx, callsDeadline)
 		ss.cancelAll()
-		w.stopAt(writerDeadline.C)
+		w.stopAt(writerDeadline)
 		if err != nil && !errors.Is(err, io.EOF) {
 			return fmt.Errorf("mcp: reading the input: %w", err)
 		}
@@ -163,10 +163,12 @@ type stdioWriter struct {
 	failed   chan struct{} // closed when a write failed
 	failOnce sync.Once
 	err      error
+	waits    waits
 }
 
-func newStdioWriter(out io.Writer) *stdioWriter {
+func newStdioWriter(out io.Writer, waits waits) *stdioWriter {
 	return &stdioWriter{
+		waits:  waits,
 		wlock:  make(chan struct{}, 1),
 		w:      bufio.NewWriterSize(out, 64<<10),
 		failed: make(chan struct{}),
@@ -207,9 +209,9 @@ func (w *stdioWriter) write(_ []byte, gate answerGate, head, tail []byte) {
 // stop waits for an answer being written, for d at most, and drops every
 // later one.
 func (w *stdioWriter) stop(d time.Duration) {
-	t := newTimer(d)
-	defer t.Stop()
-	w.stopAt(t.C)
+	deadline, stop := w.waits.timer(d)
+	defer stop()
+	w.stopAt(deadline)
 }
 
 func (w *stdioWriter) stopAt(deadline <-chan time.Time) {

@@ -1,6 +1,7 @@
 package htmlx
 
 import (
+	"errors"
 	"strconv"
 	"strings"
 	"testing"
@@ -38,6 +39,14 @@ func TestREQ_CTX_005_ReadCollapsed(t *testing.T) {
 		{"class name alone", `<div class="accordion-panel tab-pane" style="display:none"><p>PANELTEXT Tuesdays too.</p></div>`, false},
 		{"tabpanel aria-hidden", `<div role="tabpanel" aria-hidden="true"><p>PANELTEXT Tuesdays too.</p></div>`, false},
 		{"hidden inside a panel", `<div role="tabpanel" hidden><p>Shown in the panel.</p><p style="display:none">PANELTEXT Tuesdays too.</p></div>`, false},
+		{"streamed segment after its placeholder", `<template id="B:0"></template><div hidden id="S:0"><p>PANELTEXT Tuesdays too.</p></div>`, true},
+		{"streamed segment of a P placeholder", `<template id="P:1a"></template><div hidden id="S:1a"><p>PANELTEXT Tuesdays too.</p></div>`, true},
+		{"streamed segment without placeholder", `<div hidden id="S:0"><p>PANELTEXT Tuesdays too.</p></div>`, false},
+		{"streamed segment before its placeholder", `<div hidden id="S:0"><p>PANELTEXT Tuesdays too.</p></div><template id="B:0"></template>`, false},
+		{"streamed segment of another placeholder", `<template id="B:1"></template><div hidden id="S:0"><p>PANELTEXT Tuesdays too.</p></div>`, false},
+		{"streamed segment hidden by a style too", `<template id="B:0"></template><div hidden style="display:none" id="S:0"><p>PANELTEXT Tuesdays too.</p></div>`, false},
+		{"streamed segment hidden by a style alone", `<template id="B:0"></template><div style="display:none" id="S:0"><p>PANELTEXT Tuesdays too.</p></div>`, false},
+		{"hidden inside a streamed segment", `<template id="B:0"></template><div hidden id="S:0"><p>Shown in the segment.</p><p hidden>PANELTEXT Tuesdays too.</p></div>`, false},
 		{"noscript beside content", `<noscript><p>PANELTEXT Tuesdays too.</p></noscript>`, false},
 		{"display none", `<div style="display:none"><p>PANELTEXT Tuesdays too.</p></div>`, false},
 		{"visibility hidden", `<div style="visibility:hidden"><p>PANELTEXT Tuesdays too.</p></div>`, false},
@@ -138,5 +147,47 @@ func TestREQ_CTX_005_PanelIDIsTheElementsOwn(t *testing.T) {
 	page, err := ExtractHTML(doc, nil, Limits{})
 	if err != nil || strings.Contains(page.Markdown, "PANELTEXT") {
 		t.Errorf("%v\n%s", err, page.Markdown)
+	}
+}
+
+// TestREQ_CTX_005_StreamedSegmentTakesItsPlaceholdersPlace: a streaming
+// renderer sends the shell with empty placeholders and the parts at the
+// end of the document; the reader sees each part where its placeholder
+// stood, so the extraction reads it there, a segment inside a segment
+// included.
+func TestREQ_CTX_005_StreamedSegmentTakesItsPlaceholdersPlace(t *testing.T) {
+	prose := strings.Repeat("The club meets on Thursdays to restore old bicycles and to teach repairs to newcomers. ", 3)
+	doc := `<html><body><header><a href="/">Club</a></header><main><h1>Bicycle club</h1><p>FIRST ` + prose + `</p>` +
+		`<!--$?--><template id="B:0"></template><!--/$--><p>LAST ` + prose + `</p></main><footer>Contact us</footer>` +
+		`<div hidden id="S:0"><p>SECOND ` + prose + `</p><!--$?--><template id="B:1"></template><!--/$--></div>` +
+		`<div hidden id="S:1"><p>THIRD ` + prose + `</p></div></body></html>`
+	page, err := ExtractHTML(doc, nil, Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := func(s string) int { return strings.Index(page.Markdown, s) }
+	if !(at("FIRST") >= 0 && at("FIRST") < at("SECOND") && at("SECOND") < at("THIRD") && at("THIRD") < at("LAST")) {
+		t.Errorf("streamed parts not in their placeholders' places:\n%s", page.Markdown)
+	}
+	strict, err := ExtractHTML(doc, nil, Limits{StrictHidden: true})
+	if err != nil || strings.Contains(strict.Markdown, "SECOND") || strings.Contains(strict.Markdown, "THIRD") {
+		t.Errorf("strict reading read a streamed segment: %v\n%s", err, strict.Markdown)
+	}
+}
+
+// TestREQ_CTX_005_StreamedShellIsRead: a page whose whole content is
+// streamed after an empty shell was answered as shown only through
+// scripts; its segments are its content.
+func TestREQ_CTX_005_StreamedShellIsRead(t *testing.T) {
+	prose := strings.Repeat("Pruning an apple tree in late winter opens its crown to light and air. ", 6)
+	doc := `<html><body><div id="app"><!--$?--><template id="B:0"></template><!--/$--></div>` +
+		`<script>` + strings.Repeat("self.__f.push([1,\"x\"]);", 200) + `</script>` +
+		`<div hidden id="S:0"><article><h1>Pruning</h1><p>` + prose + `</p></article></div></body></html>`
+	page, err := ExtractHTML(doc, nil, Limits{})
+	if err != nil || !strings.Contains(page.Markdown, "opens its crown") {
+		t.Errorf("default reading: %v\n%s", err, page.Markdown)
+	}
+	if _, err := ExtractHTML(doc, nil, Limits{StrictHidden: true}); !errors.Is(err, ErrShownByScripts) {
+		t.Errorf("strict reading: err = %v, want ErrShownByScripts", err)
 	}
 }

@@ -20,6 +20,8 @@ var extractFuzzSeeds = []string{
 	"<!DOCTYPE html><html><head><title>T | Site</title></head><body><article><h1>T</h1><p>Body text here.</p></article></body></html>",
 	"<p>visible<script>hiddenscripttext</script> after</p>",
 	"<p hidden>hiddenattributetext</p><p>shown paragraph</p>",
+	"<main><p>shell</p><template id=\"B:0\"></template><p>after</p></main><div hidden id=\"S:0\"><p>streamed part<template id=\"P:1\"></template></p></div><div hidden id=\"S:1\">inner</div>",
+	"<table><tr><td><template id=\"B:0\"></template></td></tr></table><div hidden id=\"S:0\"><b>streamed</div><div hidden id=\"S:0\">twice</div>",
 	"<div style='display:none'>hiddenstyletext</div><p>shown</p>",
 	"<div aria-hidden=true>ariahiddentext</div>",
 	"<template><p>templatetext</p></template><p>x</p>",

@@ -472,6 +472,7 @@ type parser struct {
 	sawElement  bool
 	read        readOpts    // what of the hidden text is read (the disclosure reading, below in parse.go)
 	disc        disclosures // the disclosure relations seen so far
+	stream      streamed    // a streaming renderer's placeholders and segments
 	// the id and aria-controls of the start tag being read, valid until
 	// the tokenizer's next token
 	attrID, attrControls []byte
@@ -558,6 +559,7 @@ func parseOnce(doc string, maxNodes, maxDepth int, read readOpts, controls map[s
 	p.stack = make([]entry, 0, 64)
 	p.run()
 	p.t.counted = p.count
+	p.stream.place(p.t.nodes)
 	p.t.reparse = p.disc.reparse()
 	p.t.controls = p.disc.controls
 	if !p.read.strict {
@@ -1172,6 +1174,16 @@ func (p *parser) startTag(selfClosing bool) {
 	} else if !p.skipping() || isFormatting(a) {
 		at = p.readAttrs(a, hasAttr)
 	}
+	var segment bool
+	if !p.read.strict && !p.skipping() && len(p.attrID) > 0 {
+		if a == atom.Template {
+			p.placeholder()
+		} else if at.hidden && at.hiddenBy == hideAttr && p.stream.awaited(p.attrID) {
+			// a streamed segment whose placeholder came first: the
+			// page's renderer moves it into view
+			at.hidden, segment = false, true
+		}
+	}
 	if (at.hidden || at.control) && !p.read.strict && !p.skipping() {
 		p.disclose(&at)
 	}
@@ -1210,6 +1222,9 @@ func (p *parser) startTag(selfClosing bool) {
 	idx := nilNode
 	if !skip {
 		idx = p.elementNode(a, &at)
+		if segment && idx != nilNode {
+			p.stream.arrived(p.attrID, idx)
+		}
 	}
 	if void {
 		return
@@ -2066,6 +2081,135 @@ func (p *parser) disclose(at *attrs) {
 	if !p.disc.preset && len(p.disc.pending) < maxPending {
 		p.disc.pending = append(p.disc.pending, string(id))
 	}
+}
+
+// A streaming renderer (React's server renderer, and those that follow its
+// protocol) sends a page's shell first, with an empty placeholder where a
+// part is still being rendered, <template id="B:x"> (a boundary) or
+// <template id="P:x"> (a segment), and sends the part later, at the end of
+// the document, as <div hidden id="S:x">; an inline script of the page then
+// moves it into the placeholder. What the reader sees is the part in the
+// placeholder's place. The relation is in the markup: the placeholder's id
+// and the segment's id share the suffix x, and the placeholder comes first.
+// The segment must be hidden by the hidden attribute alone, as the renderer
+// writes it; a segment also hidden by a style or a class, or one without a
+// placeholder before it, stays hidden. Archived copies of such pages often
+// lack the scripts, so the scripts are not required.
+const maxStreamed = 1024
+
+// streamAnchor is where a placeholder stood: the node it was a child of and
+// the child before it (nilNode when it was the first).
+type streamAnchor struct{ parent, after int32 }
+
+type streamed struct {
+	anchors map[string]streamAnchor // by the suffix of B:x and P:x
+	moves   []streamMove
+}
+
+type streamMove struct {
+	node int32
+	to   streamAnchor
+}
+
+// streamSuffix returns x of an id "<c>:x" with c one of kinds, x of 1 to 16
+// letters and digits.
+func streamSuffix(id []byte, kinds string) (string, bool) {
+	if len(id) < 3 || len(id) > 18 || id[1] != ':' || strings.IndexByte(kinds, id[0]) < 0 {
+		return "", false
+	}
+	for _, c := range id[2:] {
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z') {
+			return "", false
+		}
+	}
+	return string(id[2:]), true
+}
+
+// placeholder records where a streaming renderer's placeholder stands.
+func (p *parser) placeholder() {
+	x, ok := streamSuffix(p.attrID, "BP")
+	if !ok || len(p.stream.anchors) >= maxStreamed {
+		return
+	}
+	parent, before := p.insertionPoint()
+	after := p.t.nodes[parent].last
+	if before != nilNode {
+		after = p.t.nodes[before].prev
+	}
+	if p.stream.anchors == nil {
+		p.stream.anchors = make(map[string]streamAnchor)
+	}
+	if _, seen := p.stream.anchors[x]; !seen {
+		p.stream.anchors[x] = streamAnchor{parent, after}
+	}
+}
+
+// awaited reports a segment id whose placeholder has been seen.
+func (s *streamed) awaited(id []byte) bool {
+	x, ok := streamSuffix(id, "S")
+	if !ok {
+		return false
+	}
+	_, seen := s.anchors[x]
+	return seen
+}
+
+// arrived records the node of an awaited segment, to be moved into its
+// placeholder's place once the document is parsed; a placeholder takes one
+// segment.
+func (s *streamed) arrived(id []byte, node int32) {
+	x, _ := streamSuffix(id, "S")
+	to, ok := s.anchors[x]
+	if !ok {
+		return
+	}
+	delete(s.anchors, x)
+	s.moves = append(s.moves, streamMove{node, to})
+}
+
+// place moves each segment to where its placeholder stood. A placeholder's
+// parent precedes the segment in the arena, so it is never inside the
+// segment it receives. When the child before the placeholder has left its
+// parent since (markup the tree builder rearranged), the segment is read
+// where it arrived.
+func (s *streamed) place(nodes []node) {
+	for _, m := range s.moves {
+		parent, after := m.to.parent, m.to.after
+		if after != nilNode && nodes[after].parent != parent || parent >= m.node {
+			continue
+		}
+		unlink(nodes, m.node)
+		n := &nodes[m.node]
+		n.parent, n.prev = parent, after
+		if after == nilNode {
+			n.next = nodes[parent].first
+			nodes[parent].first = m.node
+		} else {
+			n.next = nodes[after].next
+			nodes[after].next = m.node
+		}
+		if n.next != nilNode {
+			nodes[n.next].prev = m.node
+		} else {
+			nodes[parent].last = m.node
+		}
+	}
+}
+
+// unlink takes a node out of its parent's children.
+func unlink(nodes []node, i int32) {
+	n := &nodes[i]
+	if n.prev != nilNode {
+		nodes[n.prev].next = n.next
+	} else {
+		nodes[n.parent].first = n.next
+	}
+	if n.next != nilNode {
+		nodes[n.next].prev = n.prev
+	} else {
+		nodes[n.parent].last = n.prev
+	}
+	n.prev, n.next = nilNode, nilNode
 }
 
 // summariesFirst moves the first <summary> of each <details> to the

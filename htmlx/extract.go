@@ -839,28 +839,41 @@ const descendShare = 0.9
 // shell with noscript fallbacks is read again with them, as a browser
 // with scripting off shows it; the fallback's reading replaces the
 // shell's answer only when its markup yields more than a remnant. A
-// document is parsed at most three times.
+// shell whose text waits under one faded wrapper (widestVeil) is read
+// again through it, under the same condition. A document is parsed at
+// most four times.
 func extractRead(doc string, base *url.URL, maxNodes, maxDepth int, strict bool) (Page, int, error) {
 	read := readOpts{strict: strict}
 	t := parseOnce(doc, maxNodes, maxDepth, read, nil)
 	if t.reparse {
 		t = parseOnce(doc, maxNodes, maxDepth, read, t.controls)
 	}
-	noscripts, controls := t.noscripts, t.controls
+	noscripts, controls, veil := t.noscripts, t.controls, t.veil
 	page, headLen, err := extractHTML(t, base)
-	if strict || noscripts == 0 || !scriptShell(t, err) {
+	if strict || noscripts == 0 && veil == 0 || !scriptShell(t, err) {
 		return page, headLen, err
 	}
-	read.noscript = true
 	if controls == nil {
 		controls = map[string]bool{}
 	}
-	t = parseOnce(doc, maxNodes, maxDepth, read, controls)
-	shown, shownHead, shownErr := extractHTML(t, base)
-	if shownErr != nil || remnant(t.markupMD) {
-		return page, headLen, err
+	if noscripts > 0 {
+		read.noscript = true
+		t = parseOnce(doc, maxNodes, maxDepth, read, controls)
+		shown, shownHead, shownErr := extractHTML(t, base)
+		if shownErr == nil && !remnant(t.markupMD) {
+			return shown, shownHead, nil
+		}
+		read.noscript = false
 	}
-	return shown, shownHead, nil
+	if veil > 0 {
+		read.lift = veil
+		t = parseOnce(doc, maxNodes, maxDepth, read, controls)
+		shown, shownHead, shownErr := extractHTML(t, base)
+		if shownErr == nil && !remnant(t.markupMD) {
+			return shown, shownHead, nil
+		}
+	}
+	return page, headLen, err
 }
 
 // scriptShell reports a page whose markup, read without its noscript

@@ -191,3 +191,49 @@ func TestREQ_CTX_005_StreamedShellIsRead(t *testing.T) {
 		t.Errorf("strict reading: err = %v, want ErrShownByScripts", err)
 	}
 }
+
+// TestREQ_CTX_005_VeilOfAScriptShell: a page whose text waits for its
+// scripts inside one wrapper at opacity 0 (the first frame of a fade-in)
+// is read through that veil, and only on a script shell; what is hidden
+// inside the veil stays hidden; display:none, visibility:hidden, a class
+// or aria-hidden never make a veil; a page that hides its text in many
+// pieces has no veil; the strict reading lifts none.
+func TestREQ_CTX_005_VeilOfAScriptShell(t *testing.T) {
+	prose := strings.Repeat("Pruning an apple tree in late winter opens its crown to light and air. ", 16)
+	script := `<script>` + strings.Repeat("window.__s.push([1,\"x\"]);", 3000) + `</script>`
+	shell := func(body string) string {
+		return `<html><head><style>.hide{display:none}</style></head><body><a href="/">Orchard</a>` + body + script + `</body></html>`
+	}
+	cases := []struct {
+		name, doc string
+		read      bool
+	}{
+		{"opacity veil", shell(`<div style="opacity:0" class="page-wrapper"><article><h1>Pruning</h1><p>VEILED ` + prose + `</p></article></div>`), true},
+		{"opacity veil of the main part", shell(`<header><a href="/about">About</a></header><main style="opacity: 0"><h1>Pruning</h1><p>VEILED ` + prose + `</p></main>`), true},
+		{"visibility:hidden is no veil", shell(`<div style="visibility:hidden;min-height:100vh"><main><p>VEILED ` + prose + `</p></main></div>`), false},
+		{"display:none is no veil", shell(`<div style="display:none"><main><p>VEILED ` + prose + `</p></main></div>`), false},
+		{"a hiding class is no veil", shell(`<div class="root hide"><main><p>VEILED ` + prose + `</p></main></div>`), false},
+		{"opacity with the hidden attribute", shell(`<div hidden style="opacity:0"><main><p>VEILED ` + prose + `</p></main></div>`), false},
+		{"opacity with visibility", shell(`<div style="opacity:0;visibility:hidden"><main><p>VEILED ` + prose + `</p></main></div>`), false},
+		{"hidden inside the veil", shell(`<div style="opacity:0"><main><p>` + prose + `</p><p style="display:none">VEILED, hidden twice.</p></main></div>`), false},
+		{"aria-hidden is no veil", shell(`<div aria-hidden="true"><main><p>VEILED ` + prose + `</p></main></div>`), false},
+		{"many small hidden pieces", shell(strings.Repeat(`<div style="opacity:0"><p>VEILED `+prose[:180]+`</p></div>`, 6)), false},
+		{"a veil beside another as large", shell(`<div style="opacity:0"><p>VEILED ` + prose[:700] + `</p></div><div style="display:none"><p>` + prose + `</p></div>`), false},
+		{"a veil beside visible content", `<html><body><article><h1>Orchard</h1><p>` + prose + `</p></article>` +
+			`<div style="opacity:0"><p>VEILED ` + prose + `</p></div>` + script + `</body></html>`, false},
+	}
+	for _, c := range cases {
+		page, err := ExtractHTML(c.doc, nil, Limits{})
+		if got := err == nil && strings.Contains(page.Markdown, "VEILED"); got != c.read {
+			t.Errorf("%s: veiled text read = %v, want %v (%v)\n%s", c.name, got, c.read, err, page.Markdown)
+		}
+		if c.read {
+			if !strings.Contains(page.Markdown, "opens its crown") {
+				t.Errorf("%s: the veil's text is missing:\n%s", c.name, page.Markdown)
+			}
+			if _, err := ExtractHTML(c.doc, nil, Limits{StrictHidden: true}); !errors.Is(err, ErrShownByScripts) {
+				t.Errorf("%s, strict reading: err = %v, want ErrShownByScripts", c.name, err)
+			}
+		}
+	}
+}

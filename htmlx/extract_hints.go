@@ -515,6 +515,13 @@ func isCSSSpace(c byte) bool {
 // off screen; in any case and spacing, with comments and escapes removed
 // and the last declaration of a property winning.
 func hiddenStyle(val []byte, scratch *[]byte) bool {
+	hidden, _ := styleHiding(val, scratch)
+	return hidden
+}
+
+// styleHiding is hiddenStyle, and whether opacity:0 is all that hides the
+// element: it is drawn, transparent, as a fade-in starts.
+func styleHiding(val []byte, scratch *[]byte) (hidden, faded bool) {
 	s := normalizeCSS(val, scratch)
 	var display, visibility, cv, opacity, fontSize, scale int8 // -1 shown, 1 hidden
 	positioned, offside, indent, clipped, zeroHeight, overflowHidden := false, false, false, false, false, false
@@ -565,8 +572,9 @@ func hiddenStyle(val []byte, scratch *[]byte) bool {
 			overflowHidden = string(v) == "hidden" || string(v) == "clip"
 		}
 	}
-	return display == 1 || visibility == 1 || cv == 1 || opacity == 1 || fontSize == 1 ||
+	other := display == 1 || visibility == 1 || cv == 1 || fontSize == 1 ||
 		scale == 1 || (positioned && (offside || clipped)) || indent || (zeroHeight && overflowHidden)
+	return other || opacity == 1, opacity == 1 && !other
 }
 
 // isFarNegative reports an offset that puts an element off screen: at

@@ -388,6 +388,7 @@ type entry struct {
 	id          uint8
 	skip        bool  // excluded subtree: no nodes, no text
 	veiled      bool  // skipped as hidden, a template, noscript or a closed details: text kept out of sight
+	veil        int32 // 1 + the index in parser.veils of the hidden element this one is inside, or 0
 	pre         bool  // white space is kept
 	closed      bool  // a <details> without open: only its first summary shows
 	ldjson      bool  // a script of structured data (application/ld+json)
@@ -433,6 +434,8 @@ type tree struct {
 	// names it, so the page is parsed again knowing controls
 	reparse  bool
 	controls map[string]bool
+	// veil is 1 + the offset of a script shell's veil (widestVeil), or 0
+	veil int
 	// markupMD is the Markdown the markup gave, before the structured
 	// data completed it
 	markupMD string
@@ -473,6 +476,8 @@ type parser struct {
 	read        readOpts    // what of the hidden text is read (the disclosure reading, below in parse.go)
 	disc        disclosures // the disclosure relations seen so far
 	stream      streamed    // a streaming renderer's placeholders and segments
+	tokStart    int         // the offset of the current token in doc
+	veils       []veil      // the outermost hidden elements, while fewer than maxVeils
 	// the id and aria-controls of the start tag being read, valid until
 	// the tokenizer's next token
 	attrID, attrControls []byte
@@ -559,6 +564,7 @@ func parseOnce(doc string, maxNodes, maxDepth int, read readOpts, controls map[s
 	p.stack = make([]entry, 0, 64)
 	p.run()
 	p.t.counted = p.count
+	p.t.veil = widestVeil(p.veils)
 	p.stream.place(p.t.nodes)
 	p.t.reparse = p.disc.reparse()
 	p.t.controls = p.disc.controls
@@ -575,6 +581,7 @@ func (p *parser) run() {
 		raw := z.Raw()
 		start := p.pos
 		p.pos += len(raw)
+		p.tokStart = start
 		if tt != html.TextToken {
 			p.dropNewline = false
 		}
@@ -777,8 +784,16 @@ func (p *parser) text(raw []byte, start int) {
 		if e := p.current(); e.veiled {
 			switch e.tag {
 			case atom.Script, atom.Style, atom.Textarea, atom.Title, atom.Xmp,
-				atom.Iframe, atom.Noembed, atom.Noframes, atom.Plaintext:
+				atom.Iframe, atom.Noembed, atom.Noframes, atom.Plaintext, atom.Noscript:
 				// code and raw text, not words a page shows
+			default:
+				if e.veil > 0 {
+					p.veils[e.veil-1].chars += nonSpace(raw)
+				}
+			}
+			switch e.tag {
+			case atom.Script, atom.Style, atom.Textarea, atom.Title, atom.Xmp,
+				atom.Iframe, atom.Noembed, atom.Noframes, atom.Plaintext:
 			default:
 				p.countVeiled(raw, e.tag == atom.Noscript)
 			}
@@ -857,6 +872,7 @@ type attrs struct {
 	// attribute, aria-hidden, an inline style), not by a class or id,
 	// which on <html> or <body> is often a loading veil a script lifts.
 	hiddenMarkup bool
+	faded        bool // the inline style hides it by opacity:0 alone
 	hints        uint32
 	class        uint32
 	class1       uint32
@@ -975,9 +991,10 @@ func (p *parser) readAttrs(a atom.Atom, hasAttr bool) attrs {
 				at.ldjson = true
 			}
 		case "style":
-			if hiddenStyle(val, &p.scratch) {
+			if hidden, faded := styleHiding(val, &p.scratch); hidden {
 				at.hidden, at.hiddenMarkup = true, true
 				at.hiddenBy |= hideStyle
+				at.faded = faded
 			}
 		case "href":
 			if a == atom.A || a == atom.Base {
@@ -1187,6 +1204,11 @@ func (p *parser) startTag(selfClosing bool) {
 	if (at.hidden || at.control) && !p.read.strict && !p.skipping() {
 		p.disclose(&at)
 	}
+	faded := at.hidden && at.faded && at.hiddenBy == hideStyle
+	if faded && p.read.lift == p.tokStart+1 {
+		at.hidden = false // the veil of a script shell (extractRead)
+	}
+	veilCandidate := at.hidden && !p.read.strict && !p.skipping()
 	excluded := excludedTag(a)
 	if a == atom.Noscript && !p.skipping() {
 		p.t.noscripts++
@@ -1239,6 +1261,10 @@ func (p *parser) startTag(selfClosing bool) {
 	p.push(a, nameBytes, idx, skip, false)
 	if veiled && skip {
 		p.current().veiled = true
+	}
+	if veilCandidate && len(p.veils) < maxVeils {
+		p.veils = append(p.veils, veil{start: p.tokStart, faded: faded})
+		p.current().veil = int32(len(p.veils))
 	}
 	if at.ldjson && p.t.ldjsonN < maxLDJSONBytes && len(p.t.ldjson) < maxLDJSONScripts {
 		p.current().ldjson = true
@@ -1495,6 +1521,7 @@ func (p *parser) push(a atom.Atom, name []byte, idx int32, skip, foreignRoot boo
 			e.skip = true
 		}
 		e.veiled = prev.veiled
+		e.veil = prev.veil
 	}
 	if foreignRoot && e.foreign < 0 {
 		e.foreign = pos
@@ -1986,6 +2013,61 @@ func headingLevel(a atom.Atom) int {
 type readOpts struct {
 	strict   bool // the book's reading: nothing hidden is read
 	noscript bool // noscript fallbacks are read as markup
+	lift     int  // 1 + the offset of a hidden element read as shown: a script shell's veil
+}
+
+// A script shell's veil: a page whose text waits for its scripts often
+// keeps it all in one wrapper at opacity 0, the first frame of a fade-in
+// an animation library plays once the page has loaded. The element is
+// drawn, transparent; what the reader of the page sees a moment later is
+// its content, in the page's own frame, and nothing of the page is kept
+// from that reader. The parse measures the text of the outermost hidden
+// elements (at most maxVeils of them); on a script shell (extractRead)
+// the one with the most text is read as shown when it is hidden by an
+// inline opacity:0 alone, holds at least minVeilChars characters, and
+// holds more than half of all the text the page hides, so a page that
+// hides many things has no veil. Everything hidden inside the veil stays
+// hidden; a wrapper hidden by display:none, visibility:hidden, a class, an
+// id rule or aria-hidden is never a veil (the amendment keeps those out).
+const (
+	maxVeils     = 256
+	minVeilChars = 500
+)
+
+type veil struct {
+	start, chars int
+	faded        bool // hidden by an inline opacity:0 alone
+}
+
+// widestVeil is the veil of a parse: the hidden element with the most
+// text, as 1 + its offset in the document, when it is faded, holds more
+// than half of the text of the outermost hidden elements and at least
+// minVeilChars characters; 0 when there is none.
+func widestVeil(vs []veil) int {
+	best, total := -1, 0
+	for i, v := range vs {
+		total += v.chars
+		if best < 0 || v.chars > vs[best].chars {
+			best = i
+		}
+	}
+	if best < 0 || !vs[best].faded || vs[best].chars < minVeilChars || 2*vs[best].chars <= total {
+		return 0
+	}
+	return vs[best].start + 1
+}
+
+// nonSpace counts the bytes of raw that are not ASCII white space.
+func nonSpace(raw []byte) int {
+	n := 0
+	for _, c := range raw {
+		switch c {
+		case ' ', '\t', '\n', '\r', '\f':
+		default:
+			n++
+		}
+	}
+	return n
 }
 
 // How an element is hidden (attrs.hiddenBy).

@@ -838,9 +838,9 @@ const descendShare = 0.9
 // came before their controls is parsed again knowing them, and a script
 // shell with noscript fallbacks is read again with them, as a browser
 // with scripting off shows it; the fallback's reading replaces the
-// shell's answer only when its markup yields more than a remnant. A
-// shell whose text waits under one faded wrapper (widestVeil) is read
-// again through it, under the same condition. A document is parsed at
+// shell's answer only when its markup yields more than a remnant. A page
+// whose text waits in fade-ins (fadedPage) is read again with them shown,
+// and that reading is taken when it yields more. A document is parsed at
 // most four times.
 func extractRead(doc string, base *url.URL, maxNodes, maxDepth int, strict bool) (Page, int, error) {
 	read := readOpts{strict: strict}
@@ -848,32 +848,29 @@ func extractRead(doc string, base *url.URL, maxNodes, maxDepth int, strict bool)
 	if t.reparse {
 		t = parseOnce(doc, maxNodes, maxDepth, read, t.controls)
 	}
-	noscripts, controls, veil := t.noscripts, t.controls, t.veil
+	noscripts, controls, faded := t.noscripts, t.controls, !strict && fadedPage(t)
 	page, headLen, err := extractHTML(t, base)
-	if strict || noscripts == 0 && veil == 0 || !scriptShell(t, err) {
+	if faded {
+		read.fades = true
+		shown, shownHead, shownErr := extractHTML(parseOnce(doc, maxNodes, maxDepth, read, controls), base)
+		if shownErr == nil && len(shown.Markdown) > len(page.Markdown) {
+			return shown, shownHead, nil
+		}
+		read.fades = false
+	}
+	if strict || noscripts == 0 || !scriptShell(t, err) {
 		return page, headLen, err
 	}
+	read.noscript = true
 	if controls == nil {
 		controls = map[string]bool{}
 	}
-	if noscripts > 0 {
-		read.noscript = true
-		t = parseOnce(doc, maxNodes, maxDepth, read, controls)
-		shown, shownHead, shownErr := extractHTML(t, base)
-		if shownErr == nil && !remnant(t.markupMD) {
-			return shown, shownHead, nil
-		}
-		read.noscript = false
+	t = parseOnce(doc, maxNodes, maxDepth, read, controls)
+	shown, shownHead, shownErr := extractHTML(t, base)
+	if shownErr != nil || remnant(t.markupMD) {
+		return page, headLen, err
 	}
-	if veil > 0 {
-		read.lift = veil
-		t = parseOnce(doc, maxNodes, maxDepth, read, controls)
-		shown, shownHead, shownErr := extractHTML(t, base)
-		if shownErr == nil && !remnant(t.markupMD) {
-			return shown, shownHead, nil
-		}
-	}
-	return page, headLen, err
+	return shown, shownHead, nil
 }
 
 // scriptShell reports a page whose markup, read without its noscript

@@ -21,6 +21,7 @@ var extractFuzzSeeds = []string{
 	"<p>visible<script>hiddenscripttext</script> after</p>",
 	"<p hidden>hiddenattributetext</p><p>shown paragraph</p>",
 	"<main><p>shell</p><template id=\"B:0\"></template><p>after</p></main><div hidden id=\"S:0\"><p>streamed part<template id=\"P:1\"></template></p></div><div hidden id=\"S:1\">inner</div>",
+	"<a href=\"/\">Home</a><div style=\"opacity:0\"><p>faded wrapper text, long enough to be most of the page once the animation starts and the reader sees it all</p><p style=\"opacity:0;transform:scale(.9)\">inner fade</p><p style=\"display:none\">stays hidden</p></div>",
 	"<table><tr><td><template id=\"B:0\"></template></td></tr></table><div hidden id=\"S:0\"><b>streamed</div><div hidden id=\"S:0\">twice</div>",
 	"<div style='display:none'>hiddenstyletext</div><p>shown</p>",
 	"<div aria-hidden=true>ariahiddentext</div>",
@@ -197,7 +198,7 @@ func FuzzExtractHTML(f *testing.F) {
 		// the bounds: a small parse is partial exactly when an unbounded
 		// one goes past them, and never keeps more than they allow
 		const maxNodes, maxDepth = 40, 6
-		for _, read := range []readOpts{{strict: true}, {}, {noscript: true}} {
+		for _, read := range []readOpts{{strict: true}, {}, {noscript: true}, {fades: true}} {
 			small := parseOnce(doc, maxNodes, maxDepth, read, nil)
 			big := parseOnce(doc, 1<<30, 1<<30, read, nil)
 			want := big.partial || big.counted > maxNodes || big.deepest > maxDepth

@@ -388,7 +388,7 @@ type entry struct {
 	id          uint8
 	skip        bool  // excluded subtree: no nodes, no text
 	veiled      bool  // skipped as hidden, a template, noscript or a closed details: text kept out of sight
-	veil        int32 // 1 + the index in parser.veils of the hidden element this one is inside, or 0
+	veil        int32 // 1 + the index in parser.veils of the outermost hidden element this one is inside, or 0
 	pre         bool  // white space is kept
 	closed      bool  // a <details> without open: only its first summary shows
 	ldjson      bool  // a script of structured data (application/ld+json)
@@ -434,8 +434,9 @@ type tree struct {
 	// names it, so the page is parsed again knowing controls
 	reparse  bool
 	controls map[string]bool
-	// veil is 1 + the offset of a script shell's veil (widestVeil), or 0
-	veil int
+	// hiddenChars counts the characters of text in the outermost hidden
+	// elements, fadedChars those in the faded ones among them (fadedPage)
+	hiddenChars, fadedChars int
 	// markupMD is the Markdown the markup gave, before the structured
 	// data completed it
 	markupMD string
@@ -476,7 +477,6 @@ type parser struct {
 	read        readOpts    // what of the hidden text is read (the disclosure reading, below in parse.go)
 	disc        disclosures // the disclosure relations seen so far
 	stream      streamed    // a streaming renderer's placeholders and segments
-	tokStart    int         // the offset of the current token in doc
 	veils       []veil      // the outermost hidden elements, while fewer than maxVeils
 	// the id and aria-controls of the start tag being read, valid until
 	// the tokenizer's next token
@@ -564,7 +564,12 @@ func parseOnce(doc string, maxNodes, maxDepth int, read readOpts, controls map[s
 	p.stack = make([]entry, 0, 64)
 	p.run()
 	p.t.counted = p.count
-	p.t.veil = widestVeil(p.veils)
+	for _, v := range p.veils {
+		p.t.hiddenChars += v.chars
+		if v.faded {
+			p.t.fadedChars += v.chars
+		}
+	}
 	p.stream.place(p.t.nodes)
 	p.t.reparse = p.disc.reparse()
 	p.t.controls = p.disc.controls
@@ -581,7 +586,6 @@ func (p *parser) run() {
 		raw := z.Raw()
 		start := p.pos
 		p.pos += len(raw)
-		p.tokStart = start
 		if tt != html.TextToken {
 			p.dropNewline = false
 		}
@@ -1205,8 +1209,8 @@ func (p *parser) startTag(selfClosing bool) {
 		p.disclose(&at)
 	}
 	faded := at.hidden && at.faded && at.hiddenBy == hideStyle
-	if faded && p.read.lift == p.tokStart+1 {
-		at.hidden = false // the veil of a script shell (extractRead)
+	if faded && p.read.fades {
+		at.hidden = false // a fade-in of a page whose text waits in them
 	}
 	veilCandidate := at.hidden && !p.read.strict && !p.skipping()
 	excluded := excludedTag(a)
@@ -1263,7 +1267,7 @@ func (p *parser) startTag(selfClosing bool) {
 		p.current().veiled = true
 	}
 	if veilCandidate && len(p.veils) < maxVeils {
-		p.veils = append(p.veils, veil{start: p.tokStart, faded: faded})
+		p.veils = append(p.veils, veil{faded: faded})
 		p.current().veil = int32(len(p.veils))
 	}
 	if at.ldjson && p.t.ldjsonN < maxLDJSONBytes && len(p.t.ldjson) < maxLDJSONScripts {
@@ -2013,48 +2017,42 @@ func headingLevel(a atom.Atom) int {
 type readOpts struct {
 	strict   bool // the book's reading: nothing hidden is read
 	noscript bool // noscript fallbacks are read as markup
-	lift     int  // 1 + the offset of a hidden element read as shown: a script shell's veil
+	fades    bool // elements hidden by an inline opacity:0 alone are read (fadedPage)
 }
 
-// A script shell's veil: a page whose text waits for its scripts often
-// keeps it all in one wrapper at opacity 0, the first frame of a fade-in
-// an animation library plays once the page has loaded. The element is
-// drawn, transparent; what the reader of the page sees a moment later is
-// its content, in the page's own frame, and nothing of the page is kept
-// from that reader. The parse measures the text of the outermost hidden
-// elements (at most maxVeils of them); on a script shell (extractRead)
-// the one with the most text is read as shown when it is hidden by an
-// inline opacity:0 alone, holds at least minVeilChars characters, and
-// holds more than half of all the text the page hides, so a page that
-// hides many things has no veil. Everything hidden inside the veil stays
-// hidden; a wrapper hidden by display:none, visibility:hidden, a class, an
-// id rule or aria-hidden is never a veil (the amendment keeps those out).
+// Fade-ins: an element hidden by an inline opacity:0 and nothing else is
+// drawn, transparent: the first frame of an entrance animation a script
+// plays when the page loads or the reader scrolls to it. A page whose text
+// waits in such elements shows it to every reader a moment later. The
+// parse measures the text of the outermost hidden elements (at most
+// maxVeils of them) and of the faded ones among them; when the faded ones
+// hold most of the page's text (fadedPage), the page is read again with
+// every faded element shown. Everything else hidden inside them stays
+// hidden; display:none, visibility:hidden, a class, an id rule or
+// aria-hidden never make a fade-in (the amendment keeps those out).
 const (
-	maxVeils     = 256
-	minVeilChars = 500
+	maxVeils      = 256
+	minFadedChars = 500
 )
 
 type veil struct {
-	start, chars int
-	faded        bool // hidden by an inline opacity:0 alone
+	chars int
+	faded bool // hidden by an inline opacity:0 alone
 }
 
-// widestVeil is the veil of a parse: the hidden element with the most
-// text, as 1 + its offset in the document, when it is faded, holds more
-// than half of the text of the outermost hidden elements and at least
-// minVeilChars characters; 0 when there is none.
-func widestVeil(vs []veil) int {
-	best, total := -1, 0
-	for i, v := range vs {
-		total += v.chars
-		if best < 0 || v.chars > vs[best].chars {
-			best = i
-		}
+// fadedPage reports a page whose text waits in fade-ins: their text is at
+// least minFadedChars characters, more than half of all the text the page
+// hides, and at least twice the text it shows. A page that shows its text
+// and fades in a few pieces keeps them out.
+func fadedPage(t *tree) bool {
+	if t.fadedChars < minFadedChars || 2*t.fadedChars <= t.hiddenChars {
+		return false
 	}
-	if best < 0 || !vs[best].faded || vs[best].chars < minVeilChars || 2*vs[best].chars <= total {
-		return 0
+	shown := 0
+	for i := range t.nodes {
+		shown += int(t.nodes[i].chars)
 	}
-	return vs[best].start + 1
+	return t.fadedChars >= 2*shown
 }
 
 // nonSpace counts the bytes of raw that are not ASCII white space.

@@ -848,8 +848,10 @@ func extractRead(doc string, base *url.URL, maxNodes, maxDepth int, strict bool)
 	if t.reparse {
 		t = parseOnce(doc, maxNodes, maxDepth, read, t.controls)
 	}
-	noscripts, controls, faded := t.noscripts, t.controls, !strict && fadedPage(t)
+	controls, faded := t.controls, !strict && fadedPage(t)
 	page, headLen, err := extractHTML(t, base)
+	shell := !strict && t.noscripts > 0 && scriptShell(t, err)
+	t = nil // one tree at a time: the next parse may be as large
 	if faded {
 		read.fades = true
 		shown, shownHead, shownErr := extractHTML(parseOnce(doc, maxNodes, maxDepth, read, controls), base)
@@ -858,7 +860,7 @@ func extractRead(doc string, base *url.URL, maxNodes, maxDepth int, strict bool)
 		}
 		read.fades = false
 	}
-	if strict || noscripts == 0 || !scriptShell(t, err) {
+	if !shell {
 		return page, headLen, err
 	}
 	read.noscript = true

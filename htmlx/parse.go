@@ -788,17 +788,12 @@ func (p *parser) text(raw []byte, start int) {
 		if e := p.current(); e.veiled {
 			switch e.tag {
 			case atom.Script, atom.Style, atom.Textarea, atom.Title, atom.Xmp,
-				atom.Iframe, atom.Noembed, atom.Noframes, atom.Plaintext, atom.Noscript:
+				atom.Iframe, atom.Noembed, atom.Noframes, atom.Plaintext:
 				// code and raw text, not words a page shows
 			default:
-				if e.veil > 0 {
+				if e.veil > 0 && e.tag != atom.Noscript {
 					p.veils[e.veil-1].chars += nonSpace(raw)
 				}
-			}
-			switch e.tag {
-			case atom.Script, atom.Style, atom.Textarea, atom.Title, atom.Xmp,
-				atom.Iframe, atom.Noembed, atom.Noframes, atom.Plaintext:
-			default:
 				p.countVeiled(raw, e.tag == atom.Noscript)
 			}
 		}
@@ -1195,24 +1190,28 @@ func (p *parser) startTag(selfClosing bool) {
 	} else if !p.skipping() || isFormatting(a) {
 		at = p.readAttrs(a, hasAttr)
 	}
-	var segment bool
-	if !p.read.strict && !p.skipping() && len(p.attrID) > 0 {
+	// the readings of hidden content; hidden elements and templates are
+	// few, so one test keeps the rest of the tags on the short path
+	var segment, faded, veilCandidate bool
+	if (at.hidden || at.control || a == atom.Template) && !p.read.strict && !p.skipping() {
 		if a == atom.Template {
-			p.placeholder()
-		} else if at.hidden && at.hiddenBy == hideAttr && p.stream.awaited(p.attrID) {
+			if len(p.attrID) > 0 {
+				p.placeholder()
+			}
+		} else if at.hidden && at.hiddenBy == hideAttr && len(p.attrID) > 0 && p.stream.awaited(p.attrID) {
 			// a streamed segment whose placeholder came first: the
 			// page's renderer moves it into view
 			at.hidden, segment = false, true
 		}
+		if at.hidden || at.control {
+			p.disclose(&at)
+		}
+		faded = at.hidden && at.faded && at.hiddenBy == hideStyle
+		if faded && p.read.fades {
+			at.hidden = false // a fade-in of a page whose text waits in them
+		}
+		veilCandidate = at.hidden
 	}
-	if (at.hidden || at.control) && !p.read.strict && !p.skipping() {
-		p.disclose(&at)
-	}
-	faded := at.hidden && at.faded && at.hiddenBy == hideStyle
-	if faded && p.read.fades {
-		at.hidden = false // a fade-in of a page whose text waits in them
-	}
-	veilCandidate := at.hidden && !p.read.strict && !p.skipping()
 	excluded := excludedTag(a)
 	if a == atom.Noscript && !p.skipping() {
 		p.t.noscripts++

@@ -650,19 +650,35 @@ func isZeroLength(v []byte) bool {
 // comments and escapes, so that "Display : NO\NE /**/ !important" reads
 // "display:none!important".
 func normalizeCSS(val []byte, scratch *[]byte) []byte {
-	out := (*scratch)[:0]
+	// each byte of val gives at most one byte of the result
+	out := *scratch
+	if cap(out) < len(val) {
+		out = make([]byte, len(val))
+	}
+	out = out[:len(val)]
+	n := 0
 	for i := 0; i < len(val); i++ {
 		c := val[i]
-		switch {
-		case c == '/' && i+1 < len(val) && val[i+1] == '*':
-			end := bytes.Index(val[i+2:], []byte("*/"))
-			if end < 0 {
-				i = len(val)
-			} else {
-				i += 2 + end + 1
-			}
+		switch cssByteClass[c] {
+		case cssPlain:
+		case cssUpper:
+			c += 'a' - 'A'
+		case cssSpace:
 			continue
-		case c == '\\' && i+1 < len(val):
+		case cssSlash:
+			if i+1 < len(val) && val[i+1] == '*' {
+				end := bytes.Index(val[i+2:], []byte("*/"))
+				if end < 0 {
+					i = len(val)
+				} else {
+					i += 2 + end + 1
+				}
+				continue
+			}
+		case cssEscape:
+			if i+1 == len(val) {
+				break
+			}
 			// hex escape: up to six hex digits and one optional space
 			j := i + 1
 			var r rune
@@ -684,17 +700,37 @@ func normalizeCSS(val []byte, scratch *[]byte) []byte {
 				c = val[i+1]
 				i++
 			}
-		case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f':
-			continue
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
 		}
-		if 'A' <= c && c <= 'Z' {
-			c += 'a' - 'A'
-		}
-		out = append(out, c)
+		out[n] = c
+		n++
 	}
-	*scratch = out
-	return out
+	*scratch = out[:0]
+	return out[:n]
 }
+
+// The classes of bytes normalizeCSS tells apart.
+const (
+	cssPlain uint8 = iota
+	cssUpper
+	cssSpace
+	cssSlash
+	cssEscape
+)
+
+var cssByteClass = func() (t [256]uint8) {
+	for c := 'A'; c <= 'Z'; c++ {
+		t[c] = cssUpper
+	}
+	for _, c := range " \t\n\r\f" {
+		t[c] = cssSpace
+	}
+	t['/'] = cssSlash
+	t['\\'] = cssEscape
+	return t
+}()
 
 func isHex(c byte) bool {
 	return ('0' <= c && c <= '9') || ('a' <= c && c <= 'f') || ('A' <= c && c <= 'F')

@@ -237,3 +237,56 @@ func TestREQ_CTX_005_FadeIns(t *testing.T) {
 		}
 	}
 }
+
+// preorderError reports the first node of t whose index is not its place
+// in a walk of the tree in document order (the extraction takes a node's
+// subtree to be the indices from it to subtreeEnd).
+func preorderError(t *tree) string {
+	nodes := t.nodes
+	want := int32(0)
+	for n := int32(0); n != nilNode; {
+		if n != want {
+			return "node " + strconv.Itoa(int(n)) + " is visited at place " + strconv.Itoa(int(want))
+		}
+		want++
+		if nodes[n].first != nilNode {
+			n = nodes[n].first
+			continue
+		}
+		for n != nilNode && nodes[n].next == nilNode {
+			n = nodes[n].parent
+		}
+		if n != nilNode {
+			n = nodes[n].next
+		}
+	}
+	if int(want) != len(nodes) {
+		return strconv.Itoa(len(nodes)-int(want)) + " nodes out of the tree"
+	}
+	return ""
+}
+
+// TestMovedNodesKeepTheTreeInDocumentOrder: streamed segments moved into
+// their placeholders and summaries moved to the front of their details
+// leave the arena in document order, so every subtree is a range.
+func TestMovedNodesKeepTheTreeInDocumentOrder(t *testing.T) {
+	doc := `<html><body><main><p>one</p><template id="B:0"></template><p>two</p>` +
+		`<details><p>body</p><summary>Sum <b>mary</b></summary><p>more</p></details>` +
+		`<div><template id="P:1"></template></div></main><footer>end</footer>` +
+		`<div hidden id="S:1"><p>inner <i>part</i></p></div>` +
+		`<div hidden id="S:0"><p>streamed</p><ul><li>a</li><li>b</li></ul></div></body></html>`
+	tr := parseOnce(doc, 1000, 64, readOpts{}, nil)
+	if msg := preorderError(tr); msg != "" {
+		t.Fatal(msg)
+	}
+	var words []string
+	for _, n := range tr.nodes {
+		if n.kind == kindText {
+			words = append(words, strings.TrimSpace(n.text))
+		}
+	}
+	got := strings.Join(words, " ")
+	if want := "one streamed a b two Sum mary body more inner part end"; got != want {
+		t.Errorf("texts in index order: %q, want %q", got, want)
+	}
+}

@@ -211,6 +211,9 @@ func FuzzExtractHTML(f *testing.F) {
 			if d := depthOf(small); d > maxDepth {
 				t.Fatalf("%+v: depth %d kept, bound %d", read, d, maxDepth)
 			}
+			if msg := preorderError(big); msg != "" {
+				t.Fatalf("%+v: the tree is not in document order: %s", read, msg)
+			}
 			if len(small.controls) > maxControls {
 				t.Fatalf("%+v: %d controls kept, bound %d", read, len(small.controls), maxControls)
 			}

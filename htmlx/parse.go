@@ -477,6 +477,7 @@ type parser struct {
 	read        readOpts    // what of the hidden text is read (the disclosure reading, below in parse.go)
 	disc        disclosures // the disclosure relations seen so far
 	stream      streamed    // a streaming renderer's placeholders and segments
+	fostered    bool        // a node was placed before a table made earlier (foster parenting)
 	veils       []veil      // the outermost hidden elements, while fewer than maxVeils
 	// the id and aria-controls of the start tag being read, valid until
 	// the tokenizer's next token
@@ -570,13 +571,71 @@ func parseOnce(doc string, maxNodes, maxDepth int, read readOpts, controls map[s
 			p.t.fadedChars += v.chars
 		}
 	}
-	p.stream.place(p.t.nodes)
+	moved := p.stream.place(p.t.nodes)
 	p.t.reparse = p.disc.reparse()
 	p.t.controls = p.disc.controls
-	if !p.read.strict {
-		summariesFirst(&p.t)
+	if !p.read.strict && summariesFirst(&p.t) {
+		moved = true
+	}
+	if moved || p.fostered {
+		inDocumentOrder(p.t.nodes)
 	}
 	return &p.t
+}
+
+// inDocumentOrder renumbers the arena after nodes were moved (a streamed
+// segment into its placeholder's place, a summary to the front of its
+// details) or placed before a table made earlier (foster parenting), so
+// that it is in document order again: each node's subtree
+// is the range of indices from the node to subtreeEnd, which the
+// extraction relies on. The permutation is applied in place, by its
+// cycles; nodes no longer reachable from the root (none are made today)
+// keep their order after the reachable ones.
+func inDocumentOrder(nodes []node) {
+	to := make([]int32, len(nodes)) // old index -> new index
+	for i := range to {
+		to[i] = nilNode
+	}
+	next := int32(0)
+	for n := int32(0); n != nilNode; {
+		to[n] = next
+		next++
+		if nodes[n].first != nilNode {
+			n = nodes[n].first
+			continue
+		}
+		for n != nilNode && nodes[n].next == nilNode {
+			n = nodes[n].parent
+		}
+		if n != nilNode {
+			n = nodes[n].next
+		}
+	}
+	for i := range to {
+		if to[i] == nilNode {
+			to[i] = next
+			next++
+		}
+	}
+	remap := func(i int32) int32 {
+		if i == nilNode {
+			return nilNode
+		}
+		return to[i]
+	}
+	for i := range nodes {
+		n := &nodes[i]
+		n.parent, n.first, n.last = remap(n.parent), remap(n.first), remap(n.last)
+		n.next, n.prev = remap(n.next), remap(n.prev)
+	}
+	// follow each cycle of the permutation, carrying the displaced node
+	for i := range nodes {
+		for to[i] != int32(i) {
+			j := to[i]
+			nodes[i], nodes[j] = nodes[j], nodes[i]
+			to[i], to[j] = to[j], to[i]
+		}
+	}
 }
 
 func (p *parser) run() {
@@ -669,6 +728,7 @@ func (p *parser) appendNode(n node, parent, before int32) int32 {
 	nodes := append(p.t.nodes, n)
 	par := &nodes[parent]
 	if before != nilNode {
+		p.fostered = true // placed before a node made earlier
 		b := &nodes[before]
 		nodes[idx].next = before
 		nodes[idx].prev = b.prev
@@ -2251,7 +2311,7 @@ func (s *streamed) arrived(id []byte, node int32) {
 // segment it receives. When the child before the placeholder has left its
 // parent since (markup the tree builder rearranged), the segment is read
 // where it arrived.
-func (s *streamed) place(nodes []node) {
+func (s *streamed) place(nodes []node) (moved bool) {
 	for _, m := range s.moves {
 		parent, after := m.to.parent, m.to.after
 		if after != nilNode && nodes[after].parent != parent || parent >= m.node {
@@ -2272,7 +2332,9 @@ func (s *streamed) place(nodes []node) {
 		} else {
 			nodes[parent].last = m.node
 		}
+		moved = true
 	}
+	return moved
 }
 
 // unlink takes a node out of its parent's children.
@@ -2292,10 +2354,10 @@ func unlink(nodes []node, i int32) {
 }
 
 // summariesFirst moves the first <summary> of each <details> to the
-// front, where a browser draws it.
-func summariesFirst(t *tree) {
+// front, where a browser draws it, and reports whether it moved one.
+func summariesFirst(t *tree) (moved bool) {
 	if !t.details {
-		return
+		return false
 	}
 	nodes := t.nodes
 	for i := range nodes {
@@ -2321,5 +2383,7 @@ func summariesFirst(t *tree) {
 		sn.prev, sn.next = nilNode, d.first
 		nodes[d.first].prev = s
 		d.first = s
+		moved = true
 	}
+	return moved
 }

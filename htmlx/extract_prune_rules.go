@@ -181,6 +181,7 @@ var pruneRules = [...]pruneRule{
 	{name: "field-label", on: pruneAlways, tag: atom.Dt, apply: (*pruner).fieldLabel},
 	{name: "action-label", on: pruneAlways, apply: (*pruner).actionLabel},
 	{name: "post-number", on: pruneAlways, tag: atom.A, apply: (*pruner).postNumber},
+	{name: "poster-stats", on: pruneAlways, apply: (*pruner).posterStats},
 	{name: "role-button", on: pruneAlways, tag: atom.A, apply: (*pruner).roleButton},
 	{name: "table-of-contents", on: pruneAlways, apply: (*pruner).tableOfContents},
 	{name: "code-label", on: pruneAlways, tag: atom.Pre, apply: (*pruner).codeLabel},

@@ -1,0 +1,78 @@
+package htmlx
+
+import (
+	"strings"
+	"testing"
+)
+
+// threadPage is a thread of three posts; panel(n) is the card of the
+// n-th post's author, beside the post.
+func threadPage(panel func(n int) string) string {
+	texts := []string{
+		"We drove the old coast road last week and the bridge near the harbour is closed for repairs until spring, so plan a detour through the hills.",
+		"Thanks, that detour adds about forty minutes, but the views over the valley are worth it if the weather holds and the road is dry.",
+		"The ferry is another way round: it leaves every hour from the south pier and takes cars, though the queue gets long on summer weekends.",
+	}
+	var b strings.Builder
+	b.WriteString(`<!DOCTYPE html><html><head><title>Coast road closed - Travel Forum</title></head><body>`)
+	b.WriteString(`<div class="navbar"><a href="/">Forum</a> <a href="/travel">Travel</a></div><div id="posts">`)
+	for n, text := range texts {
+		b.WriteString(`<table class="tborder"><tr><td class="alt2"><a href="/member.php?u=` + string(rune('1'+n)) + `">member` + string(rune('1'+n)) + `</a>` +
+			panel(n) + `</td><td class="alt1"><div id="post_message_` + string(rune('1'+n)) + `">` + text + `</div></td></tr></table>`)
+	}
+	b.WriteString(`</div><div class="footer">All times are GMT. Powered by a bulletin board.</div></body></html>`)
+	return b.String()
+}
+
+func TestREQ_PAGE_002_PosterStatsLeftOut(t *testing.T) {
+	shapes := map[string]func(n int) string{
+		// one figure a line, the value in bold
+		"lines": func(n int) string {
+			return `<div class="smallfont"><div>Join Date: <b>Aug 2008</b></div><div>Location: <b>Leith</b></div><div>Posts: ` + string(rune('3'+n)) + `,077</div></div>`
+		},
+		// the figures one run of text, broken by <br>
+		"run": func(n int) string {
+			return `<div class="author_statistics">Posts: 11` + string(rune('0'+n)) + `<br>Threads: 23<br>Joined: Feb 2019<br>Reputation: <a href="/rep">7</a></div>`
+		},
+		// a definition list whose items carry the labels
+		"list": func(n int) string {
+			return `<dl><dd><span>Registered: 2012-09-0` + string(rune('1'+n)) + `</span></dd><dd><span>Posts: 73,365</span></dd></dl>`
+		},
+	}
+	for name, panel := range shapes {
+		t.Run(name, func(t *testing.T) {
+			p := extract(t, threadPage(panel))
+			checkText(t, p.Markdown,
+				[]string{"bridge near the harbour", "views over the valley", "leaves every hour"},
+				[]string{"Join Date", "Posts:", "Joined:", "Registered:", "Reputation", "Threads:"})
+		})
+	}
+}
+
+func TestPosterStatsNeedAFigureOfAPoster(t *testing.T) {
+	// the same labels in an article's own facts stay: a place alone
+	// ("Location", no figure of a poster beside it), or a label with
+	// prose after it
+	p := extract(t, chromePage(articleProse+
+		`<p>Location: Harbour Hall</p>`+
+		`<p>Registered: the charity behind the appeal, with the county since the floods of the last decade.</p>`))
+	checkText(t, p.Markdown, []string{"Location: Harbour Hall", "Registered: the charity"}, nil)
+	for _, c := range []struct {
+		text string
+		want bool
+	}{
+		{"Posts: 1,077", true},
+		{"Join Date: Aug 2008 Location: Leith Posts: 3,077", true},
+		{"posts : 96", true},
+		{"Location: Leith", false},
+		{"Posts: many", false},
+		{"Posts: 12 and then some more words than a figure holds", false},
+		{"Postscript: 12", false},
+		{"Messages: 4 Gender: x", true},
+	} {
+		got := statPairs([]byte(strings.ToLower(c.text)))
+		if got != c.want {
+			t.Errorf("%q: posterStats = %v, want %v", c.text, got, c.want)
+		}
+	}
+}

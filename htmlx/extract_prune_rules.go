@@ -182,6 +182,7 @@ var pruneRules = [...]pruneRule{
 	{name: "action-label", on: pruneAlways, apply: (*pruner).actionLabel},
 	{name: "post-number", on: pruneAlways, tag: atom.A, apply: (*pruner).postNumber},
 	{name: "poster-stats", on: pruneAlways, apply: (*pruner).posterStats},
+	{name: "standalone-picture", on: pruneAlways, tag: atom.Img, apply: (*pruner).standalonePicture},
 	{name: "role-button", on: pruneAlways, tag: atom.A, apply: (*pruner).roleButton},
 	{name: "table-of-contents", on: pruneAlways, apply: (*pruner).tableOfContents},
 	{name: "code-label", on: pruneAlways, tag: atom.Pre, apply: (*pruner).codeLabel},

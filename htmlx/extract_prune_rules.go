@@ -183,6 +183,7 @@ var pruneRules = [...]pruneRule{
 	{name: "post-number", on: pruneAlways, tag: atom.A, apply: (*pruner).postNumber},
 	{name: "poster-stats", on: pruneAlways, apply: (*pruner).posterStats},
 	{name: "standalone-picture", on: pruneAlways, tag: atom.Img, apply: (*pruner).standalonePicture},
+	{name: "signup-call", on: pruneAlways, apply: (*pruner).signupCall},
 	{name: "role-button", on: pruneAlways, tag: atom.A, apply: (*pruner).roleButton},
 	{name: "table-of-contents", on: pruneAlways, apply: (*pruner).tableOfContents},
 	{name: "code-label", on: pruneAlways, tag: atom.Pre, apply: (*pruner).codeLabel},

@@ -76,3 +76,22 @@ func TestPosterStatsNeedAFigureOfAPoster(t *testing.T) {
 		}
 	}
 }
+
+// FuzzStatPairs: any text, of any length, is read without a panic, and
+// a text the matcher takes is made of labelled figures: it opens with a
+// label of statLabels and its colon.
+func FuzzStatPairs(f *testing.F) {
+	for _, s := range []string{"posts: 1,077", "join date: aug 2008 location: leith posts: 3", "posts : ", "location: x", "joined:joined:1", ""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if len(s) > 2*maxStatChars {
+			return
+		}
+		if statPairs([]byte(s)) {
+			if _, n := statLabelAt([]byte(s)); n == 0 {
+				t.Fatalf("%q taken without a label", s)
+			}
+		}
+	})
+}

@@ -182,6 +182,7 @@ var pruneRules = [...]pruneRule{
 	{name: "action-label", on: pruneAlways, apply: (*pruner).actionLabel},
 	{name: "post-number", on: pruneAlways, tag: atom.A, apply: (*pruner).postNumber},
 	{name: "poster-stats", on: pruneAlways, apply: (*pruner).posterStats},
+	{name: "reply-prompt", on: pruneAlways, apply: (*pruner).replyPrompt},
 	{name: "standalone-picture", on: pruneAlways, tag: atom.Img, apply: (*pruner).standalonePicture},
 	{name: "signup-call", on: pruneAlways, apply: (*pruner).signupCall},
 	{name: "role-button", on: pruneAlways, tag: atom.A, apply: (*pruner).roleButton},

@@ -1,5 +1,7 @@
 package htmlx
 
+import "bytes"
+
 // posterStats: the figures forum software prints beside every post about
 // its author ("Join Date: Aug 2008", "Posts: 1,077", "Registered:
 // 2012-09-03", "Reputation: 7", "Last edited: Oct 29, 2023") say who
@@ -175,4 +177,83 @@ func trimSpaces(b []byte) []byte {
 		b = b[:len(b)-1]
 	}
 	return b
+}
+
+// replyPrompt: the prompts around a thread's reply box ("You must log in
+// to answer this question", "By clicking “Post Your Answer”, you agree
+// to our terms", "Start asking to get answers") and the notice of a
+// thread that takes no more posts ("Not open for further replies") say
+// what a visitor may do, not what the thread says: a block of its own
+// whose short text opens with one of them goes.
+// Without it, TestREQ_PAGE_002_ReplyPromptLeftOut fails.
+func (p *pruner) replyPrompt(i int32, nd *node, s *nodeStats) bool {
+	x := p.x
+	if x.block[i] != i || s.chars < minPromptChars || s.chars > maxPromptChars || !x.replyPrompt(i) {
+		return false
+	}
+	p.drop[i] = true
+	return true
+}
+
+// minPromptChars and maxPromptChars bound the text of a reply prompt.
+const (
+	minPromptChars = 20
+	maxPromptChars = 200
+)
+
+// replyPrompts are the openings of a reply box's prompts and of a closed
+// thread's notice, lower-cased.
+var replyPrompts = [...]string{
+	"not open for further replies", "start asking to get answers",
+	"by clicking “post your answer”", "by clicking \"post your answer\"",
+}
+
+// loginOpenings open a prompt to log in; loginPurposes say what for, a
+// post, where a prompt names it ("You must log in to answer this
+// question"); a sentence of a post that opens so ("You must log in
+// before the office takes a booking") names none.
+var (
+	loginOpenings = [...]string{
+		"you must log in", "you must be logged in", "you must sign in", "you must be signed in",
+		"you need to log in", "you need to be logged in", "log in", "sign in", "login",
+	}
+	loginPurposes = [...]string{
+		" to reply", " to answer", " to comment", " to post", " to participate",
+		" to join the discussion", " to join the conversation", " or register", " or sign up",
+	}
+)
+
+// maxPromptPurpose bounds how far into a prompt its purpose is looked
+// for.
+const maxPromptPurpose = 48
+
+// replyPrompt reports an element whose text, lower-cased, opens with one
+// of replyPrompts, or with one of loginOpenings and one of loginPurposes
+// soon after.
+func (x *extractor) replyPrompt(i int32) bool {
+	var buf [2 * maxPromptChars]byte
+	t, ok := x.collapsedText(i, buf[:])
+	if !ok {
+		return false
+	}
+	for _, o := range replyPrompts {
+		if bytes.HasPrefix(t, []byte(o)) {
+			return true
+		}
+	}
+	for _, o := range loginOpenings {
+		if !bytes.HasPrefix(t, []byte(o)) {
+			continue
+		}
+		head := t[len(o):]
+		if len(head) > maxPromptPurpose {
+			head = head[:maxPromptPurpose]
+		}
+		for _, w := range loginPurposes {
+			if bytes.Contains(head, []byte(w)) {
+				return true
+			}
+		}
+	}
+	return false
 }

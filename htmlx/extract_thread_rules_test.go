@@ -95,3 +95,14 @@ func FuzzStatPairs(f *testing.F) {
 		}
 	})
 }
+
+func TestREQ_PAGE_002_ReplyPromptLeftOut(t *testing.T) {
+	p := extract(t, strings.Replace(threadPage(func(n int) string { return "" }), `</div><div class="footer">`,
+		`<h2>You must log in to answer this question.</h2><p>Not open for further replies.</p>`+
+			`<p>By clicking “Post Your Answer”, you agree to our terms of service and privacy policy.</p>`+
+			`<p>You must log in or register to reply here.</p>`+
+			`<p>You must log in before the ferry office takes a booking for a car, so do it the day before.</p></div><div class="footer">`, 1))
+	checkText(t, p.Markdown,
+		[]string{"bridge near the harbour", "leaves every hour", "You must log in before the ferry office"},
+		[]string{"log in to answer", "further replies", "Post Your Answer", "to reply here"})
+}

@@ -51,6 +51,10 @@ var signupChannels = [...]string{
 // of signupLabels or starts with one of signupLeads and names one of
 // signupChannels.
 func (x *extractor) signupCall(i int32) bool {
+	// the labels open as the leads do, or with "our"
+	if a, b := x.leadPair(i); !leadIn(a, b, signupLeads[:]...) && !leadIn(a, b, "newsletter", "our newsletter") {
+		return false
+	}
 	var buf [2 * maxSignupChars]byte
 	t, ok := x.collapsedText(i, buf[:])
 	if !ok || len(t) == 0 {

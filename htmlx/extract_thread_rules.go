@@ -51,6 +51,14 @@ var statLabels = [...]statLabel{
 // space collapsed, is one "label: value" pair of statLabels or several
 // one after another, at least one of them strong.
 func (x *extractor) posterStats(i int32) bool {
+	a, b := x.leadPair(i)
+	lead := false
+	for _, l := range statLabels {
+		lead = lead || leadIn(a, b, l.s)
+	}
+	if !lead {
+		return false
+	}
 	var buf [2 * maxStatChars]byte
 	t, ok := x.collapsedText(i, buf[:])
 	return ok && statPairs(t)
@@ -168,6 +176,54 @@ func (x *extractor) collapsedText(i int32, buf []byte) (t []byte, ok bool) {
 	return buf[:n], true
 }
 
+// leadPair returns the first two bytes of the text below element i,
+// past white space, lower-cased (ASCII), 0 where there are none: the
+// matchers of short texts look at them before they gather the text.
+func (x *extractor) leadPair(i int32) (a, b byte) {
+	nodes := x.t.nodes
+	n := 0
+	for k, end := i+1, subtreeEnd(nodes, i); k < end && n < 2; k++ {
+		if nodes[k].kind != kindText || nodes[k].chars == 0 {
+			continue
+		}
+		s := nodes[k].text
+		for j := 0; j < len(s) && n < 2; j++ {
+			c := s[j]
+			if c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == '\f' {
+				if n > 0 {
+					return a, ' '
+				}
+				continue
+			}
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			if n == 0 {
+				a = c
+			} else {
+				b = c
+			}
+			n++
+		}
+		if n == 1 {
+			// the text goes on in the next text node, after a space
+			// or not: either way a label may go on there
+			return a, b
+		}
+	}
+	return a, b
+}
+
+// leadIn reports whether the pair (a, b) starts one of the strings.
+func leadIn(a, b byte, strs ...string) bool {
+	for _, s := range strs {
+		if len(s) >= 2 && s[0] == a && (b == 0 || s[1] == b) {
+			return true
+		}
+	}
+	return false
+}
+
 // trimSpaces trims the ASCII spaces at either end of b.
 func trimSpaces(b []byte) []byte {
 	for len(b) > 0 && b[0] == ' ' {
@@ -231,6 +287,9 @@ const maxPromptPurpose = 48
 // of replyPrompts, or with one of loginOpenings and one of loginPurposes
 // soon after.
 func (x *extractor) replyPrompt(i int32) bool {
+	if a, b := x.leadPair(i); !leadIn(a, b, replyPrompts[:]...) && !leadIn(a, b, loginOpenings[:]...) {
+		return false
+	}
 	var buf [2 * maxPromptChars]byte
 	t, ok := x.collapsedText(i, buf[:])
 	if !ok {

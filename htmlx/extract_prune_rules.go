@@ -185,6 +185,7 @@ var pruneRules = [...]pruneRule{
 	{name: "reply-prompt", on: pruneAlways, apply: (*pruner).replyPrompt},
 	{name: "standalone-picture", on: pruneAlways, tag: atom.Img, apply: (*pruner).standalonePicture},
 	{name: "signup-call", on: pruneAlways, apply: (*pruner).signupCall},
+	{name: "control-line", on: pruneAlways, apply: (*pruner).controlLine},
 	{name: "role-button", on: pruneAlways, tag: atom.A, apply: (*pruner).roleButton},
 	{name: "table-of-contents", on: pruneAlways, apply: (*pruner).tableOfContents},
 	{name: "code-label", on: pruneAlways, tag: atom.Pre, apply: (*pruner).codeLabel},

@@ -175,6 +175,7 @@ var pruneRules = [...]pruneRule{
 	{name: "chapter-contents", on: pruneAlways, apply: (*pruner).chapterContents},
 	{name: "testimonials", on: pruneAlways, need: needNegative, apply: (*pruner).testimonials},
 	{name: "chrome", on: pruneAlways, need: needNegative, apply: (*pruner).chromeElement},
+	{name: "thread-noise", on: pruneAlways, need: needNegative, apply: (*pruner).threadNoise},
 	{name: "link-list", on: pruneStrict, apply: (*pruner).linkList},
 	{name: "button-link", on: pruneAlways, tag: atom.A, apply: (*pruner).buttonLink},
 	{name: "entry-date", on: pruneLenient, tag: atom.Time, apply: (*pruner).entryDate},

@@ -316,3 +316,30 @@ func (x *extractor) replyPrompt(i int32) bool {
 	}
 	return false
 }
+
+// threadNoise: in a thread of posts, an element inside a post named
+// only as noise (the post's signature, its toolbar, a badge) is not what
+// the post says, however much of the root's prose it holds: on a short
+// thread one long signature can outweigh the posts, which the chrome
+// rule's share would spare.
+// Without it, TestREQ_PAGE_002_ThreadSignatureLeftOut fails.
+func (p *pruner) threadNoise(i int32, nd *node, s *nodeStats) bool {
+	if !p.thread || nd.hints&hintsNegative != hintNoise || s.good >= p.rootGood || !p.inPost(i) {
+		return false
+	}
+	p.drop[i] = true
+	return true
+}
+
+// inPost reports an element below a post of the thread: an ancestor
+// below the root named as a comment alone (onlyComment).
+func (p *pruner) inPost(i int32) bool {
+	x := p.x
+	nodes := x.t.nodes
+	for q := nodes[i].parent; q != p.root && q != nilNode; q = nodes[q].parent {
+		if x.negative[q] && x.onlyComment(q) {
+			return true
+		}
+	}
+	return false
+}

@@ -106,3 +106,21 @@ func TestREQ_PAGE_002_ReplyPromptLeftOut(t *testing.T) {
 		[]string{"bridge near the harbour", "leaves every hour", "You must log in before the ferry office"},
 		[]string{"log in to answer", "further replies", "Post Your Answer", "to reply here"})
 }
+
+func TestREQ_PAGE_002_ThreadSignatureLeftOut(t *testing.T) {
+	// a short thread: the first post's signature, long and written as
+	// prose, holds more of the page's prose than the posts do
+	sig := `<div class="signature"><p>I build lighting rigs for touring bands and small theatres across the north, and I have done so for twenty years now. ` +
+		`Ask me anything about dimmers, cable runs and the safe rigging of trusses over an audience. ` +
+		`My workshop takes repairs by post, and I write a long letter about the trade every month for anyone who asks for it. ` +
+		`Tip of the week: label both ends of every cable before the show, never after it, and keep a spare of every fuse you use.</p></div>`
+	doc := `<!DOCTYPE html><html><head><title>Dimmer hums at low levels - Stage Forum</title></head><body>` +
+		`<div class="navbar"><a href="/">Forum</a> <a href="/stage">Stage</a></div><h1>Dimmer hums at low levels</h1><div class="comments">` +
+		`<div class="comment" id="c1"><p>My new dimmer pack hums when the lamps sit below a third, and the hum goes away at full; is that normal for this kind of pack?</p>` + sig + `</div>` +
+		`<div class="comment" id="c2"><p>It is normal for cheap packs: the chokes are small. A better pack, or lamps that stay above a third, will cure it.</p></div>` +
+		`</div><div class="footer">Powered by a bulletin board.</div></body></html>`
+	p := extract(t, doc)
+	checkText(t, p.Markdown,
+		[]string{"hums when the lamps sit below a third", "the chokes are small"},
+		[]string{"touring bands", "Tip of the week"})
+}

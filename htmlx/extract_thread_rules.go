@@ -4,10 +4,10 @@ import "bytes"
 
 // posterStats: the figures forum software prints beside every post about
 // its author ("Join Date: Aug 2008", "Posts: 1,077", "Registered:
-// 2012-09-03", "Reputation: 7", "Last edited: Oct 29, 2023") say who
-// wrote and when, not what the post says: an element made of such
-// figures alone goes, wherever the root is (a thread read as many
-// blocks keeps its chrome, and these figures are seldom classed).
+// 2012-09-03", "Reputation: 7") say who wrote, not what the post says:
+// an element made of such figures alone goes, wherever the root is (a
+// thread read as many blocks keeps its chrome, and these figures are
+// seldom classed).
 // Without it, TestREQ_PAGE_002_PosterStatsLeftOut fails.
 func (p *pruner) posterStats(i int32, nd *node, s *nodeStats) bool {
 	if s.chars < minStatChars || s.chars > maxStatChars || !p.x.posterStats(i) {

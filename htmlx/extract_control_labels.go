@@ -2,25 +2,6 @@ package htmlx
 
 import "bytes"
 
-// controlLine: a line of its own that only names a control of the page
-// ("Click to expand...", "Select all", "Share this article", "Print this
-// page") or the slot of an advert ("Advertisement", "Sponsored", "Story
-// continues below advertisement"), or says how long the page takes to
-// read ("5 min read"), works or frames the page and says nothing of its
-// own: it goes. The same words inside a sentence stay.
-// Without it, TestREQ_PAGE_002_ControlLinesLeftOut fails.
-func (p *pruner) controlLine(i int32, nd *node, s *nodeStats) bool {
-	x := p.x
-	if s.chars < minControlChars || s.chars > maxControlChars || x.st[x.block[i]].ownChars != s.chars && x.block[i] != i && !controlTag(nd.tag) {
-		return false
-	}
-	if !x.controlLine(i) {
-		return false
-	}
-	p.drop[i] = true
-	return true
-}
-
 // minControlChars and maxControlChars bound the text of a control's
 // line.
 const (

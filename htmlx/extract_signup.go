@@ -2,25 +2,6 @@ package htmlx
 
 import "bytes"
 
-// signupCall: an invitation to subscribe set inside an article ("Join
-// our newsletter", "Get the latest posts delivered to your inbox",
-// "Subscribe") asks the reader for an address; it is the publisher's
-// plug, not what the article says. A block of its own (a heading, a
-// paragraph, a box with its form) whose short text is such an
-// invitation goes: one that starts by inviting ("Sign up", "Join",
-// "Get", "Stay") and names the channel (a newsletter, an inbox, a
-// mailing list), or a bare label ("Subscribe", "Newsletter"). A step of
-// a tutorial ("Sign up for an account") names no channel and stays.
-// Without it, TestREQ_PAGE_002_SignupCallLeftOut fails.
-func (p *pruner) signupCall(i int32, nd *node, s *nodeStats) bool {
-	x := p.x
-	if x.block[i] != i || s.chars < minSignupChars || s.chars > maxSignupChars || !x.signupCall(i) {
-		return false
-	}
-	p.drop[i] = true
-	return true
-}
-
 // minSignupChars and maxSignupChars bound the text of a sign-up call,
 // from "Subscribe" to a heading and its line.
 const (

@@ -2,21 +2,6 @@ package htmlx
 
 import "bytes"
 
-// posterStats: the figures forum software prints beside every post about
-// its author ("Join Date: Aug 2008", "Posts: 1,077", "Registered:
-// 2012-09-03", "Reputation: 7") say who wrote, not what the post says:
-// an element made of such figures alone goes, wherever the root is (a
-// thread read as many blocks keeps its chrome, and these figures are
-// seldom classed).
-// Without it, TestREQ_PAGE_002_PosterStatsLeftOut fails.
-func (p *pruner) posterStats(i int32, nd *node, s *nodeStats) bool {
-	if s.chars < minStatChars || s.chars > maxStatChars || !p.x.posterStats(i) {
-		return false
-	}
-	p.drop[i] = true
-	return true
-}
-
 // minStatChars and maxStatChars bound the text of an element of a post
 // author's figures ("Posts: 7" to four or five labelled figures).
 const (
@@ -136,121 +121,6 @@ func nextStatLabel(t []byte) int {
 	return len(t)
 }
 
-// collapsedText gathers the text below element i into buf, lower-cased
-// (ASCII), its runs of white space one space, without space at either
-// end; ok is false when it does not fit.
-func (x *extractor) collapsedText(i int32, buf []byte) (t []byte, ok bool) {
-	nodes := x.t.nodes
-	n := 0
-	space := false
-	for k, end := i+1, subtreeEnd(nodes, i); k < end; k++ {
-		if nodes[k].kind != kindText {
-			continue
-		}
-		s := nodes[k].text
-		for j := 0; j < len(s); j++ {
-			c := s[j]
-			if c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == '\f' {
-				space = n > 0
-				continue
-			}
-			if space {
-				if n == len(buf) {
-					return nil, false
-				}
-				buf[n] = ' '
-				n++
-				space = false
-			}
-			if 'A' <= c && c <= 'Z' {
-				c += 'a' - 'A'
-			}
-			if n == len(buf) {
-				return nil, false
-			}
-			buf[n] = c
-			n++
-		}
-		space = n > 0
-	}
-	return buf[:n], true
-}
-
-// leadPair returns the first two bytes of the text below element i,
-// past white space, lower-cased (ASCII), 0 where there are none: the
-// matchers of short texts look at them before they gather the text.
-func (x *extractor) leadPair(i int32) (a, b byte) {
-	nodes := x.t.nodes
-	n := 0
-	for k, end := i+1, subtreeEnd(nodes, i); k < end && n < 2; k++ {
-		if nodes[k].kind != kindText || nodes[k].chars == 0 {
-			continue
-		}
-		s := nodes[k].text
-		for j := 0; j < len(s) && n < 2; j++ {
-			c := s[j]
-			if c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == '\f' {
-				if n > 0 {
-					return a, ' '
-				}
-				continue
-			}
-			if 'A' <= c && c <= 'Z' {
-				c += 'a' - 'A'
-			}
-			if n == 0 {
-				a = c
-			} else {
-				b = c
-			}
-			n++
-		}
-		if n == 1 {
-			// the text goes on in the next text node, after a space
-			// or not: either way a label may go on there
-			return a, b
-		}
-	}
-	return a, b
-}
-
-// leadIn reports whether the pair (a, b) starts one of the strings.
-func leadIn(a, b byte, strs ...string) bool {
-	for _, s := range strs {
-		if len(s) >= 2 && s[0] == a && (b == 0 || s[1] == b) {
-			return true
-		}
-	}
-	return false
-}
-
-// trimSpaces trims the ASCII spaces at either end of b.
-func trimSpaces(b []byte) []byte {
-	for len(b) > 0 && b[0] == ' ' {
-		b = b[1:]
-	}
-	for len(b) > 0 && b[len(b)-1] == ' ' {
-		b = b[:len(b)-1]
-	}
-	return b
-}
-
-// replyPrompt: the prompts around a thread's reply box ("You must log in
-// to answer this question", "By clicking “Post Your Answer”, you agree
-// to our terms", "Start asking to get answers") and the notice of a
-// thread that takes no more posts ("Not open for further replies") say
-// what a visitor may do, not what the thread says: a block of its own
-// whose short text opens with one of them goes.
-// Without it, TestREQ_PAGE_002_ReplyPromptLeftOut fails.
-func (p *pruner) replyPrompt(i int32, nd *node, s *nodeStats) bool {
-	x := p.x
-	if x.block[i] != i || s.chars < minPromptChars || s.chars > maxPromptChars || !x.replyPrompt(i) {
-		return false
-	}
-	p.drop[i] = true
-	return true
-}
-
 // minPromptChars and maxPromptChars bound the text of a reply prompt.
 const (
 	minPromptChars = 20
@@ -317,26 +187,12 @@ func (x *extractor) replyPrompt(i int32) bool {
 	return false
 }
 
-// threadNoise: in a thread of posts, an element inside a post named
-// only as noise (the post's signature, its toolbar, a badge) is not what
-// the post says, however much of the root's prose it holds: on a short
-// thread one long signature can outweigh the posts, which the chrome
-// rule's share would spare.
-// Without it, TestREQ_PAGE_002_ThreadSignatureLeftOut fails.
-func (p *pruner) threadNoise(i int32, nd *node, s *nodeStats) bool {
-	if !p.thread || nd.hints&hintsNegative != hintNoise || s.good >= p.rootGood || !p.inPost(i) {
-		return false
-	}
-	p.drop[i] = true
-	return true
-}
-
-// inPost reports an element below a post of the thread: an ancestor
-// below the root named as a comment alone (onlyComment).
-func (p *pruner) inPost(i int32) bool {
-	x := p.x
+// inPost reports an element below a post of a thread whose root is
+// root: an ancestor below the root named as a comment alone
+// (onlyComment).
+func (x *extractor) inPost(i, root int32) bool {
 	nodes := x.t.nodes
-	for q := nodes[i].parent; q != p.root && q != nilNode; q = nodes[q].parent {
+	for q := nodes[i].parent; q != root && q != nilNode; q = nodes[q].parent {
 		if x.negative[q] && x.onlyComment(q) {
 			return true
 		}

@@ -37,6 +37,9 @@ var statLabels = [...]statLabel{
 // one after another, at least one of them strong.
 func (x *extractor) posterStats(i int32) bool {
 	a, b := x.leadPair(i)
+	if !statLead(a) {
+		return false
+	}
 	lead := false
 	for _, l := range statLabels {
 		lead = lead || leadIn(a, b, l.s)

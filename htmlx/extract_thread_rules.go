@@ -34,52 +34,82 @@ var statLabels = [...]statLabel{
 
 // posterStats reports an element whose text, lower-cased with its white
 // space collapsed, is one "label: value" pair of statLabels or several
-// one after another, at least one of them strong.
+// one after another, at least one of them strong; or only weak ones
+// ("Location: Leith") beside a sibling that holds a strong one, in the
+// same card.
 func (x *extractor) posterStats(i int32) bool {
+	pairs, strong := x.statElement(i)
+	if strong || !pairs {
+		return strong
+	}
+	nodes := x.t.nodes
+	seen := 0
+	for c := nodes[nodes[i].parent].first; c != nilNode && seen < maxStatSiblings; c = nodes[c].next {
+		if c == i || nodes[c].kind != kindElement {
+			continue
+		}
+		seen++
+		if cs := x.st[c].chars; cs >= minStatChars && cs <= maxStatChars {
+			if _, strong := x.statElement(c); strong {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// maxStatSiblings bounds the siblings of a weak figure asked for a
+// strong one.
+const maxStatSiblings = 12
+
+// statElement reads element i's text as statPairs does.
+func (x *extractor) statElement(i int32) (pairs, strong bool) {
 	a, b := x.leadPair(i)
 	if !statLead(a) {
-		return false
+		return false, false
 	}
 	lead := false
 	for _, l := range statLabels {
 		lead = lead || leadIn(a, b, l.s)
 	}
 	if !lead {
-		return false
+		return false, false
 	}
 	var buf [2 * maxStatChars]byte
 	t, ok := x.collapsedText(i, buf[:])
-	return ok && statPairs(t)
+	if !ok {
+		return false, false
+	}
+	return statPairs(t)
 }
 
-// statPairs reports a text, lower-cased with its white space collapsed,
-// made of "label: value" pairs of statLabels alone, at least one of them
-// strong.
-func statPairs(t []byte) bool {
+// statPairs reports whether a text, lower-cased with its white space
+// collapsed, is made of "label: value" pairs of statLabels alone, and
+// whether one of them is strong.
+func statPairs(t []byte) (pairs, strong bool) {
 	if len(t) == 0 || !statLead(t[0]) {
-		return false
+		return false, false
 	}
-	strong := false
 	for len(t) > 0 {
 		l, n := statLabelAt(t)
 		if n == 0 {
-			return false
+			return false, false
 		}
 		t = t[n:]
 		end := nextStatLabel(t)
 		v := trimSpaces(t[:end])
 		if len(v) == 0 || len(v) > maxStatValue {
-			return false
+			return false, false
 		}
 		if l.strong {
 			if !hasDigit(v) {
-				return false
+				return false, false
 			}
 			strong = true
 		}
 		t = t[end:]
 	}
-	return strong
+	return true, strong
 }
 
 // statLead reports a byte a label of statLabels may start with, to pass

@@ -26,9 +26,10 @@ func threadPage(panel func(n int) string) string {
 
 func TestREQ_PAGE_002_PosterStatsLeftOut(t *testing.T) {
 	shapes := map[string]func(n int) string{
-		// one figure a line, the value in bold
+		// one figure a line, the value in bold, under the author's rank:
+		// the place stands beside the figures
 		"lines": func(n int) string {
-			return `<div class="smallfont"><div>Join Date: <b>Aug 2008</b></div><div>Location: <b>Leith</b></div><div>Posts: ` + string(rune('3'+n)) + `,077</div></div>`
+			return `<div class="smallfont"><div>Senior Member</div><div>Join Date: <b>Aug 2008</b></div><div>Location: <b>Leith</b></div><div>Posts: ` + string(rune('3'+n)) + `,077</div></div>`
 		},
 		// the figures one run of text, broken by <br>
 		"run": func(n int) string {
@@ -44,7 +45,7 @@ func TestREQ_PAGE_002_PosterStatsLeftOut(t *testing.T) {
 			p := extract(t, threadPage(panel))
 			checkText(t, p.Markdown,
 				[]string{"bridge near the harbour", "views over the valley", "leaves every hour"},
-				[]string{"Join Date", "Posts:", "Joined:", "Registered:", "Reputation", "Threads:"})
+				[]string{"Join Date", "Posts:", "Joined:", "Registered:", "Reputation", "Threads:", "Leith"})
 		})
 	}
 }
@@ -70,7 +71,7 @@ func TestPosterStatsNeedAFigureOfAPoster(t *testing.T) {
 		{"Postscript: 12", false},
 		{"Messages: 4 Gender: x", true},
 	} {
-		got := statPairs([]byte(strings.ToLower(c.text)))
+		_, got := statPairs([]byte(strings.ToLower(c.text)))
 		if got != c.want {
 			t.Errorf("%q: posterStats = %v, want %v", c.text, got, c.want)
 		}
@@ -88,7 +89,7 @@ func FuzzStatPairs(f *testing.F) {
 		if len(s) > 2*maxStatChars {
 			return
 		}
-		if statPairs([]byte(s)) {
+		if pairs, _ := statPairs([]byte(s)); pairs {
 			if _, n := statLabelAt([]byte(s)); n == 0 {
 				t.Fatalf("%q taken without a label", s)
 			}

@@ -690,40 +690,11 @@ var badgeLabels = map[string]bool{
 // with a leading "+" and trailing punctuation left out. The text is
 // gathered into buf, white space collapsed; a longer one is no label.
 func (x *extractor) actionLabel(i int32, cards bool, buf *[2 * maxActionChars]byte) bool {
-	nodes := x.t.nodes
-	n := 0
-	space := false
-	for k, end := i+1, subtreeEnd(nodes, i); k < end; k++ {
-		if nodes[k].kind != kindText {
-			continue
-		}
-		t := nodes[k].text
-		for j := 0; j < len(t); j++ {
-			c := t[j]
-			if c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == '\f' {
-				space = n > 0
-				continue
-			}
-			if space {
-				if n == len(buf) {
-					return false
-				}
-				buf[n] = ' '
-				n++
-				space = false
-			}
-			if 'A' <= c && c <= 'Z' {
-				c += 'a' - 'A'
-			}
-			if n == len(buf) {
-				return false
-			}
-			buf[n] = c
-			n++
-		}
-		space = n > 0
+	t, ok := x.collapsedText(i, buf[:])
+	if !ok {
+		return false
 	}
-	t := bytes.TrimSpace(bytes.TrimLeft(bytes.TrimRight(buf[:n], " .:!…"), "+ "))
+	t = bytes.TrimSpace(bytes.TrimLeft(bytes.TrimRight(t, " .:!…"), "+ "))
 	if len(t) < 3 || len(t) > maxActionChars {
 		return false
 	}

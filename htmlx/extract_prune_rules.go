@@ -175,12 +175,18 @@ var pruneRules = [...]pruneRule{
 	{name: "chapter-contents", on: pruneAlways, apply: (*pruner).chapterContents},
 	{name: "testimonials", on: pruneAlways, need: needNegative, apply: (*pruner).testimonials},
 	{name: "chrome", on: pruneAlways, need: needNegative, apply: (*pruner).chromeElement},
+	{name: "thread-noise", on: pruneAlways, need: needNegative, apply: (*pruner).threadNoise},
 	{name: "link-list", on: pruneStrict, apply: (*pruner).linkList},
 	{name: "button-link", on: pruneAlways, tag: atom.A, apply: (*pruner).buttonLink},
 	{name: "entry-date", on: pruneLenient, tag: atom.Time, apply: (*pruner).entryDate},
 	{name: "field-label", on: pruneAlways, tag: atom.Dt, apply: (*pruner).fieldLabel},
 	{name: "action-label", on: pruneAlways, apply: (*pruner).actionLabel},
 	{name: "post-number", on: pruneAlways, tag: atom.A, apply: (*pruner).postNumber},
+	{name: "poster-stats", on: pruneAlways, apply: (*pruner).posterStats},
+	{name: "reply-prompt", on: pruneAlways, apply: (*pruner).replyPrompt},
+	{name: "standalone-picture", on: pruneAlways, tag: atom.Img, apply: (*pruner).standalonePicture},
+	{name: "signup-call", on: pruneAlways, apply: (*pruner).signupCall},
+	{name: "control-line", on: pruneAlways, apply: (*pruner).controlLine},
 	{name: "role-button", on: pruneAlways, tag: atom.A, apply: (*pruner).roleButton},
 	{name: "table-of-contents", on: pruneAlways, apply: (*pruner).tableOfContents},
 	{name: "code-label", on: pruneAlways, tag: atom.Pre, apply: (*pruner).codeLabel},
@@ -463,4 +469,106 @@ func (p *pruner) dropHeaded(i int32, nd *node, level int) {
 		}
 		p.drop[c] = true
 	}
+}
+
+// posterStats: the figures forum software prints beside every post about
+// its author ("Join Date: Aug 2008", "Posts: 1,077", "Registered:
+// 2012-09-03", "Reputation: 7") say who wrote, not what the post says:
+// an element made of such figures alone goes, wherever the root is (a
+// thread read as many blocks keeps its chrome, and these figures are
+// seldom classed).
+// Without it, TestREQ_PAGE_002_PosterStatsLeftOut fails.
+func (p *pruner) posterStats(i int32, nd *node, s *nodeStats) bool {
+	if s.chars < minStatChars || s.chars > maxStatChars || !p.x.posterStats(i) {
+		return false
+	}
+	p.drop[i] = true
+	return true
+}
+
+// standalonePicture: a picture set apart from the text, alone in its
+// block (a figure, a paragraph or a box of its own), is shown, not read:
+// its alternative text describes it to those who cannot see it ("A dog
+// licks its owner's hand on a sofa") and is not part of what the page
+// says, so the picture goes and its description with it; so does a
+// link around it that opens the picture itself (its larger copy, a
+// lightbox's fragment). A picture inside a sentence ("see [a sketch of
+// the logo] here") stands for words of that sentence, and one inside a
+// link to another page is the link's text: both stay.
+// Without it, TestREQ_PAGE_002_StandalonePictureNotRead and
+// TestREQ_PAGE_002_EnlargedPictureNotRead fail.
+func (p *pruner) standalonePicture(i int32, nd *node, s *nodeStats) bool {
+	if p.x.standalonePicture(i) {
+		p.drop[i] = true
+		return true
+	}
+	return false
+}
+
+// replyPrompt: the prompts around a thread's reply box ("You must log in
+// to answer this question", "By clicking “Post Your Answer”, you agree
+// to our terms", "Start asking to get answers") and the notice of a
+// thread that takes no more posts ("Not open for further replies") say
+// what a visitor may do, not what the thread says: a block of its own
+// whose short text opens with one of them goes.
+// Without it, TestREQ_PAGE_002_ReplyPromptLeftOut fails.
+func (p *pruner) replyPrompt(i int32, nd *node, s *nodeStats) bool {
+	x := p.x
+	if x.block[i] != i || s.chars < minPromptChars || s.chars > maxPromptChars || !x.replyPrompt(i) {
+		return false
+	}
+	p.drop[i] = true
+	return true
+}
+
+// threadNoise: in a thread of posts, an element inside a post named
+// only as noise (the post's signature, its toolbar, a badge) is not what
+// the post says, however much of the root's prose it holds: on a short
+// thread one long signature can outweigh the posts, which the chrome
+// rule's share would spare.
+// Without it, TestREQ_PAGE_002_ThreadSignatureLeftOut fails.
+func (p *pruner) threadNoise(i int32, nd *node, s *nodeStats) bool {
+	if !p.thread || nd.hints&hintsNegative != hintNoise || s.good >= p.rootGood || !p.x.inPost(i, p.root) {
+		return false
+	}
+	p.drop[i] = true
+	return true
+}
+
+// signupCall: an invitation to subscribe set inside an article ("Join
+// our newsletter", "Get the latest posts delivered to your inbox",
+// "Subscribe") asks the reader for an address; it is the publisher's
+// plug, not what the article says. A block of its own (a heading, a
+// paragraph, a box with its form) whose short text is such an
+// invitation goes: one that starts by inviting ("Sign up", "Join",
+// "Get", "Stay") and names the channel (a newsletter, an inbox, a
+// mailing list), or a bare label ("Subscribe", "Newsletter"). A step of
+// a tutorial ("Sign up for an account") names no channel and stays.
+// Without it, TestREQ_PAGE_002_SignupCallLeftOut fails.
+func (p *pruner) signupCall(i int32, nd *node, s *nodeStats) bool {
+	x := p.x
+	if x.block[i] != i || s.chars < minSignupChars || s.chars > maxSignupChars || !x.signupCall(i) {
+		return false
+	}
+	p.drop[i] = true
+	return true
+}
+
+// controlLine: a line of its own that only names a control of the page
+// ("Click to expand...", "Select all", "Share this article", "Print this
+// page") or the slot of an advert ("Advertisement", "Sponsored", "Story
+// continues below advertisement"), or says how long the page takes to
+// read ("5 min read"), works or frames the page and says nothing of its
+// own: it goes. The same words inside a sentence stay.
+// Without it, TestREQ_PAGE_002_ControlLinesLeftOut fails.
+func (p *pruner) controlLine(i int32, nd *node, s *nodeStats) bool {
+	x := p.x
+	if s.chars < minControlChars || s.chars > maxControlChars || x.st[x.block[i]].ownChars != s.chars && x.block[i] != i && !controlTag(nd.tag) {
+		return false
+	}
+	if !x.controlLine(i) {
+		return false
+	}
+	p.drop[i] = true
+	return true
 }

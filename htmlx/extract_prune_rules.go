@@ -184,7 +184,6 @@ var pruneRules = [...]pruneRule{
 	{name: "post-number", on: pruneAlways, tag: atom.A, apply: (*pruner).postNumber},
 	{name: "poster-stats", on: pruneAlways, apply: (*pruner).posterStats},
 	{name: "reply-prompt", on: pruneAlways, apply: (*pruner).replyPrompt},
-	{name: "standalone-picture", on: pruneAlways, tag: atom.Img, apply: (*pruner).standalonePicture},
 	{name: "signup-call", on: pruneAlways, apply: (*pruner).signupCall},
 	{name: "control-line", on: pruneAlways, apply: (*pruner).controlLine},
 	{name: "role-button", on: pruneAlways, tag: atom.A, apply: (*pruner).roleButton},
@@ -484,25 +483,6 @@ func (p *pruner) posterStats(i int32, nd *node, s *nodeStats) bool {
 	}
 	p.drop[i] = true
 	return true
-}
-
-// standalonePicture: a picture set apart from the text, alone in its
-// block (a figure, a paragraph or a box of its own), is shown, not read:
-// its alternative text describes it to those who cannot see it ("A dog
-// licks its owner's hand on a sofa") and is not part of what the page
-// says, so the picture goes and its description with it; so does a
-// link around it that opens the picture itself (its larger copy, a
-// lightbox's fragment). A picture inside a sentence ("see [a sketch of
-// the logo] here") stands for words of that sentence, and one inside a
-// link to another page is the link's text: both stay.
-// Without it, TestREQ_PAGE_002_StandalonePictureNotRead and
-// TestREQ_PAGE_002_EnlargedPictureNotRead fail.
-func (p *pruner) standalonePicture(i int32, nd *node, s *nodeStats) bool {
-	if p.x.standalonePicture(i) {
-		p.drop[i] = true
-		return true
-	}
-	return false
 }
 
 // replyPrompt: the prompts around a thread's reply box ("You must log in

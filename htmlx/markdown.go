@@ -387,15 +387,19 @@ func leadsToPage(href string) bool {
 // Bounds of the look for an image's alternative text in the text
 // around it.
 const (
-	altContextLevels = 4    // ancestors looked at
+	altContextLevels = 7    // ancestors looked at
 	altContextChars  = 2000 // the most text of an ancestor searched
 	altContextNodes  = 256  // the most nodes of an ancestor walked
 )
 
 // altRepeatsText reports alternative text that the image's item says in
 // words already: the thumbnail of a card beside the card's title, a
-// product photo above the product's name. The nearest ancestor with text
-// of its own, when it is small, is searched for the words.
+// product photo above the product's name. The ancestors with text, while
+// they are small, are searched for the words, nearest first: a shop's
+// card often wraps its picture with a badge or a "favourite" button,
+// and says the product's name a level or two further up. The text may
+// be said with a word of the picture's own ("Gray Trail Runner 5" over
+// "Trail Runner 5"), or in other order (wordsRepeated).
 func (w *mdWriter) altRepeatsText(img int32, alt string) bool {
 	if !w.stats.measured() {
 		return false
@@ -411,9 +415,36 @@ func (w *mdWriter) altRepeatsText(img int32, alt string) bool {
 			return false
 		}
 		text, ok := w.subtreeText(n)
-		return ok && strings.Contains(matchKey(text), matchKey(alt))
+		if !ok {
+			return false
+		}
+		if strings.Contains(matchKey(text), matchKey(alt)) || wordsRepeated(alt, text) {
+			return true
+		}
 	}
 	return false
+}
+
+// wordsRepeated reports alternative text at least two thirds of whose
+// words the text around it says: a description of a picture that names
+// what its item names, with a colour or a "photo of" of its own.
+func wordsRepeated(alt, text string) bool {
+	split := func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }
+	words := strings.FieldsFunc(strings.ToLower(alt), split)
+	if len(words) == 0 {
+		return false
+	}
+	said := map[string]bool{}
+	for _, t := range strings.FieldsFunc(strings.ToLower(text), split) {
+		said[t] = true
+	}
+	n := 0
+	for _, t := range words {
+		if said[t] {
+			n++
+		}
+	}
+	return n*3 >= len(words)*2
 }
 
 // subtreeText returns the text below n, separated by spaces, and false

@@ -1,0 +1,51 @@
+package htmlx
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// TestAltRestatingItsCardLeftOut: the picture of a shop's card is
+// described by the product's name, with a colour of its own, and wrapped
+// with a stock badge, so that the card's name is said a level above the
+// nearest text: the description says the card again and goes.
+// A picture described in words its item does not say stays.
+func TestAltRestatingItsCardLeftOut(t *testing.T) {
+	var grid strings.Builder
+	for k := 1; k <= 10; k++ {
+		n := strconv.Itoa(k)
+		grid.WriteString(`<article class="card"><a href="/p/` + n + `">Trailmaker Fell Runner ` + n + `. On sale.</a>` +
+			`<div class="media"><p class="badge">Low stock</p>` +
+			`<figure><div class="frame"><picture><img src="/i/` + n + `.jpg" alt="Gray Trailmaker Fell Runner ` + n + `"></picture></div></figure></div>` +
+			`<div class="info"><dl><dt>Brand</dt><dd>Trailmaker</dd><dt>Name</dt><dd>Fell Runner ` + n + `</dd></dl><span>$12` + n + `.00</span></div></article>`)
+	}
+	page := `<html><head><title>Trail shoes | Fellgear</title></head><body>
+<header><nav><a href="/">Home</a> <a href="/men">Men</a> <a href="/women">Women</a></nav></header>
+<main><h1>Trail shoes</h1><p>Shoes for mud, rock and scree, from light racers to boots for long days on the hill.</p>
+<p><img src="/i/hero.jpg" alt="A runner crossing a stream below a ridge at dawn"></p>
+<div class="grid">` + grid.String() + `</div></main>
+<footer><p>Copyright Fellgear. All rights reserved.</p></footer></body></html>`
+	md := extractMD(t, page)
+	checkText(t, md, []string{"Fell Runner 1", "Fell Runner 10", "A runner crossing a stream below a ridge at dawn"},
+		[]string{"Gray Trailmaker"})
+}
+
+// TestWordsRepeated: a text repeats when two thirds of its words are
+// said around it, in any order and case.
+func TestWordsRepeated(t *testing.T) {
+	for _, c := range []struct {
+		alt, text string
+		want      bool
+	}{
+		{"Gray Topo Athletic ST-5", "Topo Athletic ST-5 Women's $108.00", true},
+		{"Property at 12 Elm Ct, Sparks, 3 beds", "12 Elm Ct Sparks NV 3 beds 2 baths", true},
+		{"A heron on a post at low tide", "The harbour at dawn", false},
+		{"", "anything", false},
+		{"---", "anything", false},
+	} {
+		if got := wordsRepeated(c.alt, c.text); got != c.want {
+			t.Errorf("wordsRepeated(%q, %q) = %v, want %v", c.alt, c.text, got, c.want)
+		}
+	}
+}

@@ -49,3 +49,21 @@ func TestWordsRepeated(t *testing.T) {
 		}
 	}
 }
+
+// TestExploreRelatedHeadingOnProductPage: on a product page, a heading
+// that invites the shopper to explore related or similar items heads the
+// shop's other products, as "You may also like" does, and goes with them.
+func TestExploreRelatedHeadingOnProductPage(t *testing.T) {
+	var items strings.Builder
+	for _, n := range []string{"Ribbed crew top", "Cotton tee, three pack", "Knitted poncho"} {
+		items.WriteString(`<li><h3><a href="/itm/` + n + `">` + n + `</a></h3><span>New</span><span>$9.32</span><span>+ $17.87 delivery</span></li>`)
+	}
+	for _, heading := range []string{"Explore related items", "Shop similar styles"} {
+		doc := `<html><head><meta property="og:type" content="product"><title>Three pack ladies top</title></head><body><main>` +
+			`<h1>Three pack ladies top</h1><p>Condition: new without tags. Three tops in black, white and green, size 6, soft cotton with a relaxed fit.</p>` +
+			`<div class="recs"><h2>` + heading + `</h2><ul>` + items.String() + `</ul></div>` +
+			`<h2>Item description</h2><p>Bought for a holiday and never worn; the labels are still on and they come from a smoke-free home.</p>` +
+			`</main></body></html>`
+		checkText(t, extractMD(t, doc), []string{"relaxed fit", "smoke-free home"}, []string{heading, "Knitted poncho"})
+	}
+}

@@ -188,6 +188,7 @@ var pruneRules = [...]pruneRule{
 	{name: "form", on: pruneAlways, tag: atom.Form, apply: (*pruner).form},
 	{name: "shop-related-heading", on: pruneAlways, need: needHeading, apply: (*pruner).shopRelatedHeading},
 	{name: "related-class-heading", on: pruneStrict, need: needHeading, apply: (*pruner).relatedClassHeading},
+	{name: "related-label", on: pruneAlways, apply: (*pruner).relatedLabel},
 }
 
 // pruneSweep is a rule of prune over the whole root, after the elements'
@@ -463,4 +464,53 @@ func (p *pruner) dropHeaded(i int32, nd *node, level int) {
 		}
 		p.drop[c] = true
 	}
+}
+
+// relatedLabel: on a page that does not declare itself an article (a
+// product page, a page of many blocks, a service page), a line that is
+// not a heading but names related items the way a heading does ("You may
+// also like", "Frequently bought together", "Related posts", set in a
+// styled <div> or <p>) labels the group of items that comes right after
+// it: the label, with the wrapper it alone fills, and that group go. The
+// group must be items (a list, or cards named by their links): prose
+// after such a line is the page's own. An article's "Related:" line
+// leading into its own reading list is left to the article's rules.
+// Without it, TestRelatedLabelOnProductPage fails.
+func (p *pruner) relatedLabel(i int32, nd *node, s *nodeStats) bool {
+	x := p.x
+	if !(p.lenient || x.product || !x.declaredArticle()) || headingLevel(nd.tag) > 0 || s.chars == 0 || s.chars > maxRelatedHeading ||
+		x.st[x.block[i]].ownChars != s.chars || !x.relatedHeading(i) {
+		return false
+	}
+	nodes := x.t.nodes
+	// the label's wrapper: the ancestors it fills, with a short link
+	// beside it at most ("Shop all")
+	w := i
+	for a := nd.parent; a != p.root && a != nilNode && x.st[a].chars <= s.chars+maxLabelExtra; a = nodes[a].parent {
+		w = a
+	}
+	next := nodes[w].next
+	for next != nilNode && (nodes[next].kind != kindElement || x.st[next].chars == 0) {
+		next = nodes[next].next
+	}
+	if next == nilNode || x.st[next].chars*2 > x.st[p.root].chars || !x.itemGroup(next) {
+		return false
+	}
+	p.drop[w] = true
+	p.drop[next] = true
+	return true
+}
+
+// maxLabelExtra is the text beside a label in the wrapper it fills.
+const maxLabelExtra = 16
+
+// itemGroup reports an element made of items rather than prose: a list,
+// or a block most of whose text is in links (the names of cards).
+func (x *extractor) itemGroup(i int32) bool {
+	switch x.t.nodes[i].tag {
+	case atom.Ul, atom.Ol:
+		return true
+	}
+	s := &x.st[i]
+	return s.linkChars*2 >= s.chars || s.good*2 < s.chars
 }

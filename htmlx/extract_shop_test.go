@@ -67,3 +67,23 @@ func TestExploreRelatedHeadingOnProductPage(t *testing.T) {
 		checkText(t, extractMD(t, doc), []string{"relaxed fit", "smoke-free home"}, []string{heading, "Knitted poncho"})
 	}
 }
+
+// TestRelatedLabelOnProductPage: a styled line that is not a heading but
+// names related items ("You may also like") labels the carousel after
+// it, which goes with it; the prose after the carousel stays, and so does
+// prose that follows such a line where no group of items does.
+func TestRelatedLabelOnProductPage(t *testing.T) {
+	var cards strings.Builder
+	for _, n := range []string{"Carbon wallet", "Titanium wallet", "Coin tray"} {
+		cards.WriteString(`<div class="cell"><a href="/products/` + n + `"><img src="/i.jpg" alt=""></a><h3 class="cell-title"><a href="/products/` + n + `">` + n + `</a></h3><p>$76 USD</p></div>`)
+	}
+	doc := `<html><head><meta property="og:type" content="product"><title>Aluminium wallet</title></head><body><main>` +
+		`<h1>Aluminium wallet</h1><p>A slim wallet machined from one block of aluminium that holds up to twelve cards and a few folded notes.</p>` +
+		`<div class="slider-header"><div class="slider-title">You may also like</div><a href="/collections/all">Shop all</a></div>` +
+		`<div class="slider">` + cards.String() + `</div>` +
+		`<div class="note-title">Similar materials</div><p>Each plate is cut from the same alloy as our bike parts and anodised twice, so that the colour lasts for years of daily use.</p>` +
+		`<h2>Care</h2><p>Wipe the plates with a dry cloth now and then; the elastic can be replaced at home with the spare in the box.</p>` +
+		`</main></body></html>`
+	checkText(t, extractMD(t, doc), []string{"twelve cards", "anodised twice", "spare in the box"},
+		[]string{"You may also like", "Titanium wallet", "Shop all"})
+}

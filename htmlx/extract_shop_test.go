@@ -87,3 +87,20 @@ func TestRelatedLabelOnProductPage(t *testing.T) {
 	checkText(t, extractMD(t, doc), []string{"twelve cards", "anodised twice", "spare in the box"},
 		[]string{"You may also like", "Titanium wallet", "Shop all"})
 }
+
+// TestAltRestatingHeadlineLeftOut: a picture of a long story described
+// by the story's title in other words says the headline again, and goes;
+// a picture described otherwise stays.
+func TestAltRestatingHeadlineLeftOut(t *testing.T) {
+	doc := `<html><head><title>Trail shoes | Fellgear journal</title></head><body><article>` +
+		`<h1>Ten trail shoes we tested on mud and rock</h1>` +
+		`<p>We ran every pair for a month on the same loop of wet grass, limestone and loose scree, and weighed them before and after.</p>` +
+		`<figure><img src="/lead.jpg" alt="Trail shoes tested on mud and rock"></figure>` +
+		`<p>The lightest pair was not the fastest on the descents: grip mattered more than grams once the rock was wet.</p>` +
+		`<figure><img src="/scree.jpg" alt="A runner crossing a scree slope at dusk"></figure>` +
+		`<p>Our favourite overall kept its grip on every surface and still felt springy after two hundred miles.</p>` +
+		strings.Repeat(`<p>Each pair was laced the same way, worn with the same socks, and run by the same two testers, who kept notes after every run on comfort, grip, drainage and how the upper held the foot on off-camber ground.</p>`, 12) +
+		`</article></body></html>`
+	md := extractMD(t, doc)
+	checkText(t, md, []string{"Ten trail shoes we tested", "A runner crossing a scree slope"}, []string{"Trail shoes tested on mud and rock"})
+}

@@ -62,6 +62,7 @@ type mdWriter struct {
 	lastInList bool
 	wrote      bool
 	title      string
+	head       string // the headline written first, if any
 	alts       map[string]bool
 	seen       map[string]int32 // paragraphs written, for repeats: a text node of each
 	listKeys   map[int32]uint64 // the hashed text of lists (otherList)
@@ -276,7 +277,7 @@ func renderMarkdown(t *tree, stats []nodeStats, drop []bool, root int32, base *u
 // repeat itself on purpose (a pull quote, a recurring line of a plan) and
 // keeps its repeats.
 func renderMarkdownOpt(t *tree, stats []nodeStats, drop []bool, root int32, base *url.URL, title, head string, dedupe bool) (md string, removed int) {
-	w := &mdWriter{t: t, stats: measures{stats}, drop: drop, base: base, title: title, dedupe: dedupe}
+	w := &mdWriter{t: t, stats: measures{stats}, drop: drop, base: base, title: title, head: head, dedupe: dedupe}
 	if stats != nil {
 		w.out.Grow(len(head) + 2 + int(stats[root].chars)*5/4 + int(stats[root].linkChars) + 64)
 	}
@@ -318,11 +319,12 @@ func (w *mdWriter) walk(root int32) {
 }
 
 // altText returns what an image contributes: its alternative text,
-// unless that is a file name, the page title, a logo's (logoAlt) or a
-// repeat of an earlier image's.
+// unless that is a file name, the page title, the headline written first
+// in other words (the lead picture described by the story's title), a
+// logo's (logoAlt) or a repeat of an earlier image's.
 func (w *mdWriter) altText(alt string) string {
 	alt = joinFields(alt)
-	if alt == "" || looksLikeFileName(alt) || strings.EqualFold(alt, w.title) || logoAlt(alt) {
+	if alt == "" || looksLikeFileName(alt) || strings.EqualFold(alt, w.title) || w.head != "" && wordsRepeated(alt, w.head) || logoAlt(alt) {
 		return ""
 	}
 	if w.alts == nil {

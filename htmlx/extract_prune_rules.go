@@ -1,6 +1,10 @@
 package htmlx
 
-import "golang.org/x/net/html/atom"
+import (
+	"strings"
+
+	"golang.org/x/net/html/atom"
+)
 
 // prune marks what is left out inside the chosen root: chrome that is
 // not most of the root's prose, and link lists without prose.
@@ -189,6 +193,7 @@ var pruneRules = [...]pruneRule{
 	{name: "shop-related-heading", on: pruneAlways, need: needHeading, apply: (*pruner).shopRelatedHeading},
 	{name: "related-class-heading", on: pruneStrict, need: needHeading, apply: (*pruner).relatedClassHeading},
 	{name: "related-label", on: pruneAlways, apply: (*pruner).relatedLabel},
+	{name: "page-jump", on: pruneAlways, apply: (*pruner).pageJump},
 }
 
 // pruneSweep is a rule of prune over the whole root, after the elements'
@@ -513,4 +518,35 @@ func (x *extractor) itemGroup(i int32) bool {
 	}
 	s := &x.st[i]
 	return s.linkChars*2 >= s.chars || s.good*2 < s.chars
+}
+
+// pageJump: a link or a line that only moves the reader about the page
+// ("Skip to main content", "Back to top", "Return to top of page") is a
+// control of the page's frame, whatever its class: themes that do not
+// name it as a skip link still print it, often once per section.
+// Without it, TestPageJumpsLeftOut fails.
+func (p *pruner) pageJump(i int32, nd *node, s *nodeStats) bool {
+	if s.chars < 5 || s.chars > maxPageJump || nd.tag != atom.A && p.x.st[p.x.block[i]].ownChars != s.chars || !pageJumpText(p.x.textOf(i)) {
+		return false
+	}
+	p.drop[i] = true
+	return true
+}
+
+// maxPageJump bounds the text of a link that moves about the page.
+const maxPageJump = 32
+
+// pageJumps are how the links that move about a page read, lower-cased.
+var pageJumps = []string{"skip to ", "skip navigation", "back to top", "back to the top", "return to top",
+	"scroll to top", "jump to top", "go to top", "top of page"}
+
+// pageJumpText reports the text of a link that moves about the page.
+func pageJumpText(text string) bool {
+	t := strings.ToLower(strings.Trim(strings.Join(strings.Fields(text), " "), " ↑^⬆▲."))
+	for _, j := range pageJumps {
+		if strings.HasPrefix(t, j) {
+			return true
+		}
+	}
+	return false
 }

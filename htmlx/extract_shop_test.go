@@ -104,3 +104,20 @@ func TestAltRestatingHeadlineLeftOut(t *testing.T) {
 	md := extractMD(t, doc)
 	checkText(t, md, []string{"Ten trail shoes we tested", "A runner crossing a scree slope"}, []string{"Trail shoes tested on mud and rock"})
 }
+
+// TestPageJumpsLeftOut: links that only move the reader about the page,
+// classed as nothing in particular, go: the "Skip to main content" at its
+// top and the "Back to top" after each section. A sentence that speaks
+// of the top of a page stays.
+func TestPageJumpsLeftOut(t *testing.T) {
+	var sections strings.Builder
+	for _, s := range []string{"Shelving", "Desks", "Lighting"} {
+		sections.WriteString(`<section><h2>` + s + `</h2><p>Our ` + s + ` range is built in our own workshop from solid oak and steel, finished by hand and delivered assembled by our own team.</p>` +
+			`<div class="u-mt2"><a href="#top">Back to top ↑</a></div></section>`)
+	}
+	doc := `<html><head><title>Furniture | Oakline</title></head><body><div class="a11y"><a href="#main">Skip to main content</a></div>` +
+		`<main id="main"><h1>Furniture</h1><p>Go back to the top of the page for the full list of showrooms and their opening hours this season.</p>` +
+		sections.String() + `</main></body></html>`
+	checkText(t, extractMD(t, doc), []string{"solid oak", "Lighting range", "back to the top of the page"},
+		[]string{"Back to top", "Skip to main content"})
+}

@@ -484,7 +484,7 @@ func (p *pruner) dropHeaded(i int32, nd *node, level int) {
 func (p *pruner) relatedLabel(i int32, nd *node, s *nodeStats) bool {
 	x := p.x
 	if !(p.lenient || x.product || !x.declaredArticle()) || headingLevel(nd.tag) > 0 || s.chars == 0 || s.chars > maxRelatedHeading ||
-		x.st[x.block[i]].ownChars != s.chars || !x.relatedHeading(i) {
+		x.st[x.block[i]].ownChars != s.chars || strings.IndexByte(relatedLeads, x.leadLetter(i)) < 0 || !x.relatedHeading(i) {
 		return false
 	}
 	nodes := x.t.nodes
@@ -526,7 +526,8 @@ func (x *extractor) itemGroup(i int32) bool {
 // name it as a skip link still print it, often once per section.
 // Without it, TestPageJumpsLeftOut fails.
 func (p *pruner) pageJump(i int32, nd *node, s *nodeStats) bool {
-	if s.chars < 5 || s.chars > maxPageJump || nd.tag != atom.A && p.x.st[p.x.block[i]].ownChars != s.chars || !pageJumpText(p.x.textOf(i)) {
+	if s.chars < 5 || s.chars > maxPageJump || nd.tag != atom.A && p.x.st[p.x.block[i]].ownChars != s.chars ||
+		strings.IndexByte(pageJumpLeads, p.x.leadLetter(i)) < 0 || !pageJumpText(p.x.textOf(i)) {
 		return false
 	}
 	p.drop[i] = true
@@ -539,6 +540,36 @@ const maxPageJump = 32
 // pageJumps are how the links that move about a page read, lower-cased.
 var pageJumps = []string{"skip to ", "skip navigation", "back to top", "back to the top", "return to top",
 	"scroll to top", "jump to top", "go to top", "top of page"}
+
+// pageJumpLeads are the first letters of pageJumps, and relatedLeads
+// those of relatedOpenings: an element whose text starts otherwise is
+// not read out.
+const (
+	pageJumpLeads = "sbrjgt"
+	relatedLeads  = "rsycpofme"
+)
+
+// leadLetter returns the first ASCII letter or digit of element i's text,
+// lower-cased, or 0; it looks through maxLeadScan nodes at most.
+func (x *extractor) leadLetter(i int32) byte {
+	nodes := x.t.nodes
+	end := subtreeEnd(nodes, i)
+	for k, n := i+1, 0; k < end && n < maxLeadScan; k, n = k+1, n+1 {
+		if nodes[k].kind != kindText || nodes[k].chars == 0 {
+			continue
+		}
+		t := nodes[k].text
+		for j := 0; j < len(t); j++ {
+			switch c := t[j]; {
+			case 'a' <= c && c <= 'z', '0' <= c && c <= '9':
+				return c
+			case 'A' <= c && c <= 'Z':
+				return c + 'a' - 'A'
+			}
+		}
+	}
+	return 0
+}
 
 // pageJumpText reports the text of a link that moves about the page.
 func pageJumpText(text string) bool {

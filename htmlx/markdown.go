@@ -431,22 +431,40 @@ func (w *mdWriter) altRepeatsText(img int32, alt string) bool {
 // words the text around it says: a description of a picture that names
 // what its item names, with a colour or a "photo of" of its own.
 func wordsRepeated(alt, text string) bool {
-	split := func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }
-	words := strings.FieldsFunc(strings.ToLower(alt), split)
-	if len(words) == 0 {
-		return false
-	}
-	said := map[string]bool{}
-	for _, t := range strings.FieldsFunc(strings.ToLower(text), split) {
-		said[t] = true
-	}
-	n := 0
-	for _, t := range words {
-		if said[t] {
+	said := " " + strings.Map(wordRune, text) + " "
+	n, words := 0, 0
+	for _, w := range strings.Fields(strings.Map(wordRune, alt)) {
+		words++
+		if saysWord(said, w) {
 			n++
 		}
 	}
-	return n*3 >= len(words)*2
+	return words > 0 && n*3 >= words*2
+}
+
+// wordRune maps a letter or digit to its lower case and anything else to
+// a space, for wordsRepeated.
+func wordRune(r rune) rune {
+	if unicode.IsLetter(r) || unicode.IsDigit(r) {
+		return unicode.ToLower(r)
+	}
+	return ' '
+}
+
+// saysWord reports word w in said, a text of words between spaces that
+// starts and ends with one.
+func saysWord(said, w string) bool {
+	for from := 0; ; {
+		k := strings.Index(said[from:], w)
+		if k < 0 {
+			return false
+		}
+		k += from
+		if said[k-1] == ' ' && said[k+len(w)] == ' ' {
+			return true
+		}
+		from = k + 1
+	}
 }
 
 // subtreeText returns the text below n, separated by spaces, and false

@@ -480,7 +480,7 @@ func (p *pruner) dropHeaded(i int32, nd *node, level int) {
 // group must be items (a list, or cards named by their links): prose
 // after such a line is the page's own. An article's "Related:" line
 // leading into its own reading list is left to the article's rules.
-// Without it, TestRelatedLabelOnProductPage fails.
+// Without it, TestREQ_PAGE_002_RelatedLabelOnProductPage fails.
 func (p *pruner) relatedLabel(i int32, nd *node, s *nodeStats) bool {
 	x := p.x
 	if !(p.lenient || x.product || !x.declaredArticle()) || headingLevel(nd.tag) > 0 || s.chars == 0 || s.chars > maxRelatedHeading ||
@@ -524,7 +524,7 @@ func (x *extractor) itemGroup(i int32) bool {
 // ("Skip to main content", "Back to top", "Return to top of page") is a
 // control of the page's frame, whatever its class: themes that do not
 // name it as a skip link still print it, often once per section.
-// Without it, TestPageJumpsLeftOut fails.
+// Without it, TestREQ_PAGE_002_PageJumpsLeftOut fails.
 func (p *pruner) pageJump(i int32, nd *node, s *nodeStats) bool {
 	if s.chars < 5 || s.chars > maxPageJump || nd.tag != atom.A && p.x.st[p.x.block[i]].ownChars != s.chars ||
 		strings.IndexByte(pageJumpLeads, p.x.leadLetter(i)) < 0 || !pageJumpText(p.x.textOf(i)) {

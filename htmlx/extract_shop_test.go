@@ -50,10 +50,11 @@ func TestWordsRepeated(t *testing.T) {
 	}
 }
 
-// TestExploreRelatedHeadingOnProductPage: on a product page, a heading
-// that invites the shopper to explore related or similar items heads the
-// shop's other products, as "You may also like" does, and goes with them.
-func TestExploreRelatedHeadingOnProductPage(t *testing.T) {
+// TestREQ_PAGE_002_ExploreRelatedHeadingOnProductPage: on a product
+// page, a heading that invites the shopper to explore related or similar
+// items heads the shop's other products, as "You may also like" does, and
+// goes with them.
+func TestREQ_PAGE_002_ExploreRelatedHeadingOnProductPage(t *testing.T) {
 	var items strings.Builder
 	for _, n := range []string{"Ribbed crew top", "Cotton tee, three pack", "Knitted poncho"} {
 		items.WriteString(`<li><h3><a href="/itm/` + n + `">` + n + `</a></h3><span>New</span><span>$9.32</span><span>+ $17.87 delivery</span></li>`)
@@ -68,11 +69,12 @@ func TestExploreRelatedHeadingOnProductPage(t *testing.T) {
 	}
 }
 
-// TestRelatedLabelOnProductPage: a styled line that is not a heading but
-// names related items ("You may also like") labels the carousel after
-// it, which goes with it; the prose after the carousel stays, and so does
-// prose that follows such a line where no group of items does.
-func TestRelatedLabelOnProductPage(t *testing.T) {
+// TestREQ_PAGE_002_RelatedLabelOnProductPage: a styled line that is not
+// a heading but names related items ("You may also like") labels the
+// carousel after it, which goes with it; the prose after the carousel
+// stays, and so does prose that follows such a line where no group of
+// items does.
+func TestREQ_PAGE_002_RelatedLabelOnProductPage(t *testing.T) {
 	var cards strings.Builder
 	for _, n := range []string{"Carbon wallet", "Titanium wallet", "Coin tray"} {
 		cards.WriteString(`<div class="cell"><a href="/products/` + n + `"><img src="/i.jpg" alt=""></a><h3 class="cell-title"><a href="/products/` + n + `">` + n + `</a></h3><p>$76 USD</p></div>`)
@@ -105,11 +107,11 @@ func TestAltRestatingHeadlineLeftOut(t *testing.T) {
 	checkText(t, md, []string{"Ten trail shoes we tested", "A runner crossing a scree slope"}, []string{"Trail shoes tested on mud and rock"})
 }
 
-// TestPageJumpsLeftOut: links that only move the reader about the page,
-// classed as nothing in particular, go: the "Skip to main content" at its
-// top and the "Back to top" after each section. A sentence that speaks
-// of the top of a page stays.
-func TestPageJumpsLeftOut(t *testing.T) {
+// TestREQ_PAGE_002_PageJumpsLeftOut: links that only move the reader
+// about the page, classed as nothing in particular, go: the "Skip to main
+// content" at its top and the "Back to top" after each section. A
+// sentence that speaks of the top of a page stays.
+func TestREQ_PAGE_002_PageJumpsLeftOut(t *testing.T) {
 	var sections strings.Builder
 	for _, s := range []string{"Shelving", "Desks", "Lighting"} {
 		sections.WriteString(`<section><h2>` + s + `</h2><p>Our ` + s + ` range is built in our own workshop from solid oak and steel, finished by hand and delivered assembled by our own team.</p>` +

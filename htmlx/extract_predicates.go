@@ -101,11 +101,13 @@ func (x *extractor) opensWithRelated(i int32) bool {
 	return false
 }
 
-// relatedOpenings are how headings over related items begin, lower-cased.
+// relatedOpenings are how headings over related items begin, lower-cased:
+// naming them ("Related posts", "You may also like"), or inviting the
+// reader to them ("Explore related items", "Shop similar styles").
 var relatedOpenings = []string{"related ", "similar ", "you may also ", "you might also ", "you may like",
 	"you might like", "customers also ", "customers who ", "people also ", "people who ", "others also ", "others like you",
 	"frequently bought", "recently viewed", "more like this", "recommended for you", "complete the look",
-	"shop the look"}
+	"shop the look", "explore related ", "explore similar ", "shop similar ", "shop related "}
 
 // maxRelatedHeading bounds the text of a heading that names related
 // items: a label, not a title.

@@ -1,6 +1,10 @@
 package htmlx
 
-import "golang.org/x/net/html/atom"
+import (
+	"strings"
+
+	"golang.org/x/net/html/atom"
+)
 
 // prune marks what is left out inside the chosen root: chrome that is
 // not most of the root's prose, and link lists without prose.
@@ -193,6 +197,8 @@ var pruneRules = [...]pruneRule{
 	{name: "form", on: pruneAlways, tag: atom.Form, apply: (*pruner).form},
 	{name: "shop-related-heading", on: pruneAlways, need: needHeading, apply: (*pruner).shopRelatedHeading},
 	{name: "related-class-heading", on: pruneStrict, need: needHeading, apply: (*pruner).relatedClassHeading},
+	{name: "related-label", on: pruneAlways, apply: (*pruner).relatedLabel},
+	{name: "page-jump", on: pruneAlways, apply: (*pruner).pageJump},
 }
 
 // pruneSweep is a rule of prune over the whole root, after the elements'
@@ -551,4 +557,115 @@ func (p *pruner) controlLine(i int32, nd *node, s *nodeStats) bool {
 	}
 	p.drop[i] = true
 	return true
+}
+
+// relatedLabel: on a page that does not declare itself an article (a
+// product page, a page of many blocks, a service page), a line that is
+// not a heading but names related items the way a heading does ("You may
+// also like", "Frequently bought together", "Related posts", set in a
+// styled <div> or <p>) labels the group of items that comes right after
+// it: the label, with the wrapper it alone fills, and that group go. The
+// group must be items (a list, or cards named by their links): prose
+// after such a line is the page's own. An article's "Related:" line
+// leading into its own reading list is left to the article's rules.
+// Without it, TestREQ_PAGE_002_RelatedLabelOnProductPage fails.
+func (p *pruner) relatedLabel(i int32, nd *node, s *nodeStats) bool {
+	x := p.x
+	if !(p.lenient || x.product || !x.declaredArticle()) || headingLevel(nd.tag) > 0 || s.chars == 0 || s.chars > maxRelatedHeading ||
+		x.st[x.block[i]].ownChars != s.chars || strings.IndexByte(relatedLeads, x.leadLetter(i)) < 0 || !x.relatedHeading(i) {
+		return false
+	}
+	nodes := x.t.nodes
+	// the label's wrapper: the ancestors it fills, with a short link
+	// beside it at most ("Shop all")
+	w := i
+	for a := nd.parent; a != p.root && a != nilNode && x.st[a].chars <= s.chars+maxLabelExtra; a = nodes[a].parent {
+		w = a
+	}
+	next := nodes[w].next
+	for next != nilNode && (nodes[next].kind != kindElement || x.st[next].chars == 0) {
+		next = nodes[next].next
+	}
+	if next == nilNode || x.st[next].chars*2 > x.st[p.root].chars || !x.itemGroup(next) {
+		return false
+	}
+	p.drop[w] = true
+	p.drop[next] = true
+	return true
+}
+
+// maxLabelExtra is the text beside a label in the wrapper it fills.
+const maxLabelExtra = 16
+
+// itemGroup reports an element made of items rather than prose: a list,
+// or a block most of whose text is in links (the names of cards).
+func (x *extractor) itemGroup(i int32) bool {
+	switch x.t.nodes[i].tag {
+	case atom.Ul, atom.Ol:
+		return true
+	}
+	s := &x.st[i]
+	return s.linkChars*2 >= s.chars || s.good*2 < s.chars
+}
+
+// pageJump: a link or a line that only moves the reader about the page
+// ("Skip to main content", "Back to top", "Return to top of page") is a
+// control of the page's frame, whatever its class: themes that do not
+// name it as a skip link still print it, often once per section.
+// Without it, TestREQ_PAGE_002_PageJumpsLeftOut fails.
+func (p *pruner) pageJump(i int32, nd *node, s *nodeStats) bool {
+	if s.chars < 5 || s.chars > maxPageJump || nd.tag != atom.A && p.x.st[p.x.block[i]].ownChars != s.chars ||
+		strings.IndexByte(pageJumpLeads, p.x.leadLetter(i)) < 0 || !pageJumpText(p.x.textOf(i)) {
+		return false
+	}
+	p.drop[i] = true
+	return true
+}
+
+// maxPageJump bounds the text of a link that moves about the page.
+const maxPageJump = 32
+
+// pageJumps are how the links that move about a page read, lower-cased.
+var pageJumps = []string{"skip to ", "skip navigation", "back to top", "back to the top", "return to top",
+	"scroll to top", "jump to top", "go to top", "top of page"}
+
+// pageJumpLeads are the first letters of pageJumps, and relatedLeads
+// those of relatedOpenings: an element whose text starts otherwise is
+// not read out.
+const (
+	pageJumpLeads = "sbrjgt"
+	relatedLeads  = "rsycpofme"
+)
+
+// leadLetter returns the first ASCII letter or digit of element i's text,
+// lower-cased, or 0; it looks through maxLeadScan nodes at most.
+func (x *extractor) leadLetter(i int32) byte {
+	nodes := x.t.nodes
+	end := subtreeEnd(nodes, i)
+	for k, n := i+1, 0; k < end && n < maxLeadScan; k, n = k+1, n+1 {
+		if nodes[k].kind != kindText || nodes[k].chars == 0 {
+			continue
+		}
+		t := nodes[k].text
+		for j := 0; j < len(t); j++ {
+			switch c := t[j]; {
+			case 'a' <= c && c <= 'z', '0' <= c && c <= '9':
+				return c
+			case 'A' <= c && c <= 'Z':
+				return c + 'a' - 'A'
+			}
+		}
+	}
+	return 0
+}
+
+// pageJumpText reports the text of a link that moves about the page.
+func pageJumpText(text string) bool {
+	t := strings.ToLower(strings.Trim(strings.Join(strings.Fields(text), " "), " ↑^⬆▲."))
+	for _, j := range pageJumps {
+		if strings.HasPrefix(t, j) {
+			return true
+		}
+	}
+	return false
 }

@@ -62,6 +62,7 @@ type mdWriter struct {
 	lastInList bool
 	wrote      bool
 	title      string
+	head       string // the headline written first, if any
 	alts       map[string]bool
 	seen       map[string]int32 // paragraphs written, for repeats: a text node of each
 	listKeys   map[int32]uint64 // the hashed text of lists (otherList)
@@ -276,7 +277,7 @@ func renderMarkdown(t *tree, stats []nodeStats, drop []bool, root int32, base *u
 // repeat itself on purpose (a pull quote, a recurring line of a plan) and
 // keeps its repeats.
 func renderMarkdownOpt(t *tree, stats []nodeStats, drop []bool, root int32, base *url.URL, title, head string, dedupe bool) (md string, removed int) {
-	w := &mdWriter{t: t, stats: measures{stats}, drop: drop, base: base, title: title, dedupe: dedupe}
+	w := &mdWriter{t: t, stats: measures{stats}, drop: drop, base: base, title: title, head: head, dedupe: dedupe}
 	if stats != nil {
 		w.out.Grow(len(head) + 2 + int(stats[root].chars)*5/4 + int(stats[root].linkChars) + 64)
 	}
@@ -318,11 +319,12 @@ func (w *mdWriter) walk(root int32) {
 }
 
 // altText returns what an image contributes: its alternative text,
-// unless that is a file name, the page title, a logo's (logoAlt) or a
-// repeat of an earlier image's.
+// unless that is a file name, the page title, the headline written first
+// in other words (the lead picture described by the story's title), a
+// logo's (logoAlt) or a repeat of an earlier image's.
 func (w *mdWriter) altText(alt string) string {
 	alt = joinFields(alt)
-	if alt == "" || looksLikeFileName(alt) || strings.EqualFold(alt, w.title) || logoAlt(alt) {
+	if alt == "" || looksLikeFileName(alt) || strings.EqualFold(alt, w.title) || w.head != "" && wordsRepeated(alt, w.head) || logoAlt(alt) {
 		return ""
 	}
 	if w.alts == nil {
@@ -387,15 +389,19 @@ func leadsToPage(href string) bool {
 // Bounds of the look for an image's alternative text in the text
 // around it.
 const (
-	altContextLevels = 4    // ancestors looked at
+	altContextLevels = 7    // ancestors looked at
 	altContextChars  = 2000 // the most text of an ancestor searched
 	altContextNodes  = 256  // the most nodes of an ancestor walked
 )
 
 // altRepeatsText reports alternative text that the image's item says in
 // words already: the thumbnail of a card beside the card's title, a
-// product photo above the product's name. The nearest ancestor with text
-// of its own, when it is small, is searched for the words.
+// product photo above the product's name. The ancestors with text, while
+// they are small, are searched for the words, nearest first: a shop's
+// card often wraps its picture with a badge or a "favourite" button,
+// and says the product's name a level or two further up. The text may
+// be said with a word of the picture's own ("Gray Trail Runner 5" over
+// "Trail Runner 5"), or in other order (wordsRepeated).
 func (w *mdWriter) altRepeatsText(img int32, alt string) bool {
 	if !w.stats.measured() {
 		return false
@@ -411,9 +417,54 @@ func (w *mdWriter) altRepeatsText(img int32, alt string) bool {
 			return false
 		}
 		text, ok := w.subtreeText(n)
-		return ok && strings.Contains(matchKey(text), matchKey(alt))
+		if !ok {
+			return false
+		}
+		if strings.Contains(matchKey(text), matchKey(alt)) || wordsRepeated(alt, text) {
+			return true
+		}
 	}
 	return false
+}
+
+// wordsRepeated reports alternative text at least two thirds of whose
+// words the text around it says: a description of a picture that names
+// what its item names, with a colour or a "photo of" of its own.
+func wordsRepeated(alt, text string) bool {
+	said := " " + strings.Map(wordRune, text) + " "
+	n, words := 0, 0
+	for _, w := range strings.Fields(strings.Map(wordRune, alt)) {
+		words++
+		if saysWord(said, w) {
+			n++
+		}
+	}
+	return words > 0 && n*3 >= words*2
+}
+
+// wordRune maps a letter or digit to its lower case and anything else to
+// a space, for wordsRepeated.
+func wordRune(r rune) rune {
+	if unicode.IsLetter(r) || unicode.IsDigit(r) {
+		return unicode.ToLower(r)
+	}
+	return ' '
+}
+
+// saysWord reports word w in said, a text of words between spaces that
+// starts and ends with one.
+func saysWord(said, w string) bool {
+	for from := 0; ; {
+		k := strings.Index(said[from:], w)
+		if k < 0 {
+			return false
+		}
+		k += from
+		if said[k-1] == ' ' && said[k+len(w)] == ' ' {
+			return true
+		}
+		from = k + 1
+	}
 }
 
 // subtreeText returns the text below n, separated by spaces, and false

@@ -188,6 +188,7 @@ var pruneRules = [...]pruneRule{
 	{name: "form", on: pruneAlways, tag: atom.Form, apply: (*pruner).form},
 	{name: "shop-related-heading", on: pruneAlways, need: needHeading, apply: (*pruner).shopRelatedHeading},
 	{name: "related-class-heading", on: pruneStrict, need: needHeading, apply: (*pruner).relatedClassHeading},
+	{name: "logo-strip", on: pruneAlways, apply: (*pruner).logoStrip},
 }
 
 // pruneSweep is a rule of prune over the whole root, after the elements'

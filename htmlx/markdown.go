@@ -322,7 +322,7 @@ func (w *mdWriter) walk(root int32) {
 // repeat of an earlier image's.
 func (w *mdWriter) altText(alt string) string {
 	alt = joinFields(alt)
-	if alt == "" || looksLikeFileName(alt) || strings.EqualFold(alt, w.title) || logoAlt(alt) {
+	if alt == "" || looksLikeFileName(alt) || strings.EqualFold(alt, w.title) || logoAlt(alt) || decorativeAlt(alt) {
 		return ""
 	}
 	if w.alts == nil {

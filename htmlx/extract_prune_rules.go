@@ -106,6 +106,8 @@ type pruner struct {
 	chapters map[int32]bool
 	// label: the lower-cased text of a short element (actionLabel)
 	label [2 * maxActionChars]byte
+	// clones: the measures of the clone rule, made on first use
+	clones *cloneStats
 }
 
 func (x *extractor) newPruner(root int32, lenient bool) *pruner {
@@ -189,6 +191,7 @@ var pruneRules = [...]pruneRule{
 	{name: "shop-related-heading", on: pruneAlways, need: needHeading, apply: (*pruner).shopRelatedHeading},
 	{name: "related-class-heading", on: pruneStrict, need: needHeading, apply: (*pruner).relatedClassHeading},
 	{name: "logo-strip", on: pruneAlways, apply: (*pruner).logoStrip},
+	{name: "clone", on: pruneAlways, apply: (*pruner).clone},
 }
 
 // pruneSweep is a rule of prune over the whole root, after the elements'

@@ -14,7 +14,7 @@ func typeScaleCaption(val []byte) bool {
 	const word = "caption"
 	found := false
 	for i := 0; i+len(word) <= len(val); i++ {
-		if !equalFoldASCII(val[i:i+len(word)], word) {
+		if !asciiEqualFold(val[i:i+len(word)], word) {
 			continue
 		}
 		j := i + len(word)
@@ -37,27 +37,11 @@ func typeScaleCaption(val []byte) bool {
 
 func scaleStep(w []byte) bool {
 	for _, s := range scaleSizes {
-		if equalFoldASCII(w, s) {
+		if asciiEqualFold(w, s) {
 			return true
 		}
 	}
 	return false
-}
-
-func equalFoldASCII(b []byte, s string) bool {
-	if len(b) != len(s) {
-		return false
-	}
-	for i := range b {
-		c := b[i]
-		if 'A' <= c && c <= 'Z' {
-			c += 'a' - 'A'
-		}
-		if c != s[i] {
-			return false
-		}
-	}
-	return true
 }
 
 func isASCIIAlnum(c byte) bool {

@@ -63,28 +63,20 @@ func (x *extractor) cloneStats(root int32) *cloneStats {
 	return c
 }
 
-// clone: a block that repeats, whole, a block met before it in the root
-// (see minCloneLines) goes.
-// Without it, TestClonedBlockOnce fails.
-func (p *pruner) clone(i int32, nd *node, s *nodeStats) bool {
-	if s.chars < minCloneChars {
-		return false
-	}
-	if p.clones == nil {
-		p.clones = p.x.cloneStats(p.root)
-	}
-	c := p.clones
-	k := i - p.root
-	if int(k) >= len(c.hash) || c.lines[k] < minCloneLines || c.code[k] {
+// copyOf reports a block that repeats, whole, a block met before it in
+// the root (see minCloneLines), i being asked in document order; a block
+// met first is remembered.
+func (c *cloneStats) copyOf(x *extractor, i, root int32) bool {
+	s := &x.st[i]
+	k := i - root
+	if s.chars < minCloneChars || int(k) >= len(c.hash) || c.lines[k] < minCloneLines || c.code[k] {
 		return false
 	}
 	h := c.hash[k] ^ uint64(s.chars)<<32
-	if f, ok := c.first[h]; ok && subtreeEnd(p.x.t.nodes, f) <= i && p.x.st[f].chars == s.chars {
-		p.drop[i] = true
-		return true
-	}
-	if _, ok := c.first[h]; !ok {
+	f, ok := c.first[h]
+	if !ok {
 		c.first[h] = i
+		return false
 	}
-	return false
+	return subtreeEnd(x.t.nodes, f) <= i && x.st[f].chars == s.chars
 }

@@ -6,26 +6,23 @@ import "golang.org/x/net/html/atom"
 // with no words beside them, that make a strip of logos.
 const minLogoStrip = 4
 
-// logoStrip: a row of pictures without a word beside them, each in an
-// item of its own ("Trusted by" and a wall of customers' or partners'
-// marks, the badges of review sites), shows brands: their alternative
-// texts are a list of names no reader sees on the page, not what it
-// says. The element goes when it holds no text at all and at least
-// minLogoStrip of its children each hold pictures and no text; a
-// gallery with captions, or a figure beside its text, holds text and
-// stays.
-// Without it, TestLogoStripLeftOut fails.
-func (p *pruner) logoStrip(i int32, nd *node, s *nodeStats) bool {
-	if s.chars != 0 || nd.first == nilNode {
+// logoStrip reports a row of pictures without a word beside them, each
+// in an item of its own ("Trusted by" and a wall of customers' or
+// partners' marks, the badges of review sites): it shows brands, and
+// the pictures' alternative texts are a list of names no reader sees on
+// the page, not what it says. It is an element with no text at all of
+// which at least minLogoStrip children each hold pictures and no text;
+// a gallery with captions, or a figure beside its text, holds text.
+func (x *extractor) logoStrip(i int32) bool {
+	nodes := x.t.nodes
+	if x.st[i].chars != 0 || nodes[i].first == nilNode {
 		return false
 	}
-	nodes := p.x.t.nodes
 	logos := 0
-	for c := nd.first; c != nilNode; c = nodes[c].next {
-		if nodes[c].kind == kindElement && p.x.holdsPicture(c) {
+	for c := nodes[i].first; c != nilNode; c = nodes[c].next {
+		if nodes[c].kind == kindElement && x.holdsPicture(c) {
 			logos++
 			if logos >= minLogoStrip {
-				p.drop[i] = true
 				return true
 			}
 		}

@@ -468,3 +468,31 @@ func (p *pruner) dropHeaded(i int32, nd *node, level int) {
 		p.drop[c] = true
 	}
 }
+
+// logoStrip: a strip of logos (see extractor.logoStrip) goes.
+// Without it, TestLogoStripLeftOut fails.
+func (p *pruner) logoStrip(i int32, nd *node, s *nodeStats) bool {
+	if p.x.logoStrip(i) {
+		p.drop[i] = true
+		return true
+	}
+	return false
+}
+
+// clone: a block that repeats, whole, one met before it in the root (see
+// cloneStats.copyOf) goes: a carousel's looped slides, a section
+// rendered again for another screen size.
+// Without it, TestClonedBlockOnce fails.
+func (p *pruner) clone(i int32, nd *node, s *nodeStats) bool {
+	if s.chars < minCloneChars {
+		return false
+	}
+	if p.clones == nil {
+		p.clones = p.x.cloneStats(p.root)
+	}
+	if p.clones.copyOf(p.x, i, p.root) {
+		p.drop[i] = true
+		return true
+	}
+	return false
+}

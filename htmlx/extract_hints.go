@@ -414,6 +414,9 @@ func classHints(val []byte, scratch *[]byte) uint32 {
 	if bits&hintEmbed != 0 {
 		bits &^= hintShare
 	}
+	if bits&hintCaption != 0 && typeScaleCaption(val) {
+		bits &^= hintCaption
+	}
 	return bits
 }
 

@@ -110,6 +110,8 @@ type pruner struct {
 	chapters map[int32]bool
 	// label: the lower-cased text of a short element (actionLabel)
 	label [2 * maxActionChars]byte
+	// clones: the measures of the clone rule, made on first use
+	clones *cloneStats
 }
 
 func (x *extractor) newPruner(root int32, lenient bool) *pruner {
@@ -199,6 +201,8 @@ var pruneRules = [...]pruneRule{
 	{name: "related-class-heading", on: pruneStrict, need: needHeading, apply: (*pruner).relatedClassHeading},
 	{name: "related-label", on: pruneAlways, apply: (*pruner).relatedLabel},
 	{name: "page-jump", on: pruneAlways, apply: (*pruner).pageJump},
+	{name: "logo-strip", on: pruneAlways, apply: (*pruner).logoStrip},
+	{name: "clone", on: pruneAlways, apply: (*pruner).clone},
 }
 
 // pruneSweep is a rule of prune over the whole root, after the elements'
@@ -666,6 +670,34 @@ func pageJumpText(text string) bool {
 		if strings.HasPrefix(t, j) {
 			return true
 		}
+	}
+	return false
+}
+
+// logoStrip: a strip of logos (see extractor.logoStrip) goes.
+// Without it, TestLogoStripLeftOut fails.
+func (p *pruner) logoStrip(i int32, nd *node, s *nodeStats) bool {
+	if p.x.logoStrip(i) {
+		p.drop[i] = true
+		return true
+	}
+	return false
+}
+
+// clone: a block that repeats, whole, one met before it in the root (see
+// cloneStats.copyOf) goes: a carousel's looped slides, a section
+// rendered again for another screen size.
+// Without it, TestClonedBlockOnce fails.
+func (p *pruner) clone(i int32, nd *node, s *nodeStats) bool {
+	if s.chars < minCloneChars {
+		return false
+	}
+	if p.clones == nil {
+		p.clones = p.x.cloneStats(p.root)
+	}
+	if p.clones.copyOf(p.x, i, p.root) {
+		p.drop[i] = true
+		return true
 	}
 	return false
 }

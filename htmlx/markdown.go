@@ -324,7 +324,7 @@ func (w *mdWriter) walk(root int32) {
 // logo's (logoAlt) or a repeat of an earlier image's.
 func (w *mdWriter) altText(alt string) string {
 	alt = joinFields(alt)
-	if alt == "" || looksLikeFileName(alt) || strings.EqualFold(alt, w.title) || w.head != "" && wordsRepeated(alt, w.head) || logoAlt(alt) {
+	if alt == "" || looksLikeFileName(alt) || strings.EqualFold(alt, w.title) || w.head != "" && wordsRepeated(alt, w.head) || logoAlt(alt) || decorativeAlt(alt) {
 		return ""
 	}
 	if w.alts == nil {

@@ -1,6 +1,10 @@
 package htmlx
 
-import "golang.org/x/net/html/atom"
+import (
+	"hash/maphash"
+
+	"golang.org/x/net/html/atom"
+)
 
 // A block printed twice in one page, word for word and line for line
 // (the slides a carousel clones to loop, a section rendered once for
@@ -29,6 +33,10 @@ type cloneStats struct {
 	first map[uint64]int32
 }
 
+// cloneSeed seeds the hashes of texts: a hash is compared within one page
+// only.
+var cloneSeed = maphash.MakeSeed()
+
 func (x *extractor) cloneStats(root int32) *cloneStats {
 	nodes := x.t.nodes
 	end := subtreeEnd(nodes, root)
@@ -45,12 +53,7 @@ func (x *extractor) cloneStats(root int32) *cloneStats {
 		nd := &nodes[i]
 		k := i - root
 		if nd.kind == kindText && nd.chars > 0 {
-			h := uint64(14695981039346656037)
-			for j := 0; j < len(nd.text); j++ {
-				h ^= uint64(nd.text[j])
-				h *= 1099511628211
-			}
-			c.hash[k] ^= h
+			c.hash[k] ^= maphash.String(cloneSeed, nd.text)
 			c.lines[k]++
 		}
 		p := nd.parent - root

@@ -244,21 +244,11 @@ func TestREQ_CTX_005_FadeIns(t *testing.T) {
 func preorderError(t *tree) string {
 	nodes := t.nodes
 	want := int32(0)
-	for n := int32(0); n != nilNode; {
+	for n := int32(0); n != nilNode; n = documentNext(nodes, n) {
 		if n != want {
 			return "node " + strconv.Itoa(int(n)) + " is visited at place " + strconv.Itoa(int(want))
 		}
 		want++
-		if nodes[n].first != nilNode {
-			n = nodes[n].first
-			continue
-		}
-		for n != nilNode && nodes[n].next == nilNode {
-			n = nodes[n].parent
-		}
-		if n != nilNode {
-			n = nodes[n].next
-		}
 	}
 	if int(want) != len(nodes) {
 		return strconv.Itoa(len(nodes)-int(want)) + " nodes out of the tree"

@@ -583,6 +583,22 @@ func parseOnce(doc string, maxNodes, maxDepth int, read readOpts, controls map[s
 	return &p.t
 }
 
+// documentNext returns the node after n in document order (its first
+// child, else the next sibling of it or of its nearest ancestor that has
+// one), or nilNode after the last.
+func documentNext(nodes []node, n int32) int32 {
+	if nodes[n].first != nilNode {
+		return nodes[n].first
+	}
+	for n != nilNode && nodes[n].next == nilNode {
+		n = nodes[n].parent
+	}
+	if n != nilNode {
+		n = nodes[n].next
+	}
+	return n
+}
+
 // inDocumentOrder renumbers the arena after nodes were moved (a streamed
 // segment into its placeholder's place, a summary to the front of its
 // details) or placed before a table made earlier (foster parenting), so
@@ -597,19 +613,9 @@ func inDocumentOrder(nodes []node) {
 		to[i] = nilNode
 	}
 	next := int32(0)
-	for n := int32(0); n != nilNode; {
+	for n := int32(0); n != nilNode; n = documentNext(nodes, n) {
 		to[n] = next
 		next++
-		if nodes[n].first != nilNode {
-			n = nodes[n].first
-			continue
-		}
-		for n != nilNode && nodes[n].next == nilNode {
-			n = nodes[n].parent
-		}
-		if n != nilNode {
-			n = nodes[n].next
-		}
 	}
 	for i := range to {
 		if to[i] == nilNode {

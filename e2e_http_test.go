@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"crypto/rand"
 	"encoding/hex"
@@ -15,7 +14,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -32,14 +30,10 @@ import (
 
 // httpRun is one running `serve --transport http`.
 type httpRun struct {
-	cmd  *exec.Cmd
+	*servedRun
 	addr string // host:port from the listening line
 	// listeningFirst: the listening line was the log's first (Tutorial 4).
 	listeningFirst bool
-	mu             sync.Mutex
-	logs           []string // every stderr line so far
-	done           chan struct{}
-	err            error // of Wait, once done is closed
 }
 
 // newToken returns a fresh caller token of 64 hexadecimal characters.
@@ -78,82 +72,15 @@ func startHTTP(t *testing.T, cfg, certFile string, env ...string) *httpRun {
 	t.Helper()
 	cmd := exec.Command(binary(t), "serve", "--transport", "http", "--config", cfg)
 	cmd.Env = append([]string{"SSL_CERT_FILE=" + certFile, "PATH=" + os.Getenv("PATH")}, env...)
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
 	var stdout bytes.Buffer
 	cmd.Stdout = &stdout
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	r := &httpRun{cmd: cmd, done: make(chan struct{})}
-	listening := make(chan string, 1)
-	go func() {
-		sc := bufio.NewScanner(stderr)
-		sc.Buffer(make([]byte, 64<<10), 1<<20)
-		for sc.Scan() {
-			line := sc.Text()
-			r.mu.Lock()
-			r.logs = append(r.logs, line)
-			r.mu.Unlock()
-			var m map[string]any
-			if json.Unmarshal([]byte(line), &m) == nil && m["event"] == "listening" {
-				r.mu.Lock()
-				r.listeningFirst = len(r.logs) == 1
-				r.mu.Unlock()
-				listening <- m["address"].(string)
-			}
-		}
-		r.err = cmd.Wait()
+	run, addr, first := startServed(t, cmd, "listening", func(err error) error {
 		if stdout.Len() > 0 {
-			r.err = fmt.Errorf("serve --transport http wrote to stdout: %q", stdout.String())
+			return fmt.Errorf("serve --transport http wrote to stdout: %q", stdout.String())
 		}
-		close(r.done)
-	}()
-	t.Cleanup(func() {
-		select {
-		case <-r.done:
-		default:
-			cmd.Process.Kill()
-			<-r.done
-		}
+		return err
 	})
-	select {
-	case r.addr = <-listening:
-	case <-r.done:
-		t.Fatalf("serve exited before listening: %v\n%s", r.err, r.stderr())
-	case <-time.After(10 * time.Second):
-		t.Fatalf("no listening line:\n%s", r.stderr())
-	}
-	return r
-}
-
-func (r *httpRun) stderr() string {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return strings.Join(r.logs, "\n")
-}
-
-func (r *httpRun) lines() []string {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return append([]string(nil), r.logs...)
-}
-
-// stop sends SIGTERM and returns the exit error and how long the exit took.
-func (r *httpRun) stop(t *testing.T) (error, time.Duration) {
-	t.Helper()
-	t0 := time.Now()
-	r.cmd.Process.Signal(syscall.SIGTERM)
-	select {
-	case <-r.done:
-		return r.err, time.Since(t0)
-	case <-time.After(10 * time.Second):
-		r.cmd.Process.Kill()
-		t.Fatal("serve did not exit after SIGTERM")
-		return nil, 0
-	}
+	return &httpRun{servedRun: run, addr: addr, listeningFirst: first}
 }
 
 // mcpPost is a POST to /mcp of the 2026-07-28 revision: the headers of the

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -11,7 +10,6 @@ import (
 	"os"
 	"os/exec"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -29,12 +27,8 @@ const metricsTables = "[service.metrics]\nbind = \"127.0.0.1:0\"\n"
 // metricsRun is one serve whose stderr is watched for its metrics
 // listener's address.
 type metricsRun struct {
-	cmd     *exec.Cmd
-	mu      sync.Mutex
-	logs    []string
+	*servedRun
 	metrics string // host:port
-	done    chan struct{}
-	err     error
 }
 
 func startMetricsRun(t *testing.T, args []string, env []string, stdin *os.File) *metricsRun {
@@ -42,52 +36,8 @@ func startMetricsRun(t *testing.T, args []string, env []string, stdin *os.File) 
 	cmd := exec.Command(binary(t), args...)
 	cmd.Env = append([]string{"PATH=" + os.Getenv("PATH")}, env...)
 	cmd.Stdin = stdin
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	r := &metricsRun{cmd: cmd, done: make(chan struct{})}
-	addr := make(chan string, 1)
-	go func() {
-		sc := bufio.NewScanner(stderr)
-		sc.Buffer(make([]byte, 64<<10), 1<<20)
-		for sc.Scan() {
-			r.mu.Lock()
-			r.logs = append(r.logs, sc.Text())
-			r.mu.Unlock()
-			var m map[string]any
-			if json.Unmarshal(sc.Bytes(), &m) == nil && m["event"] == "metrics_listening" {
-				addr <- m["address"].(string)
-			}
-		}
-		r.err = cmd.Wait()
-		close(r.done)
-	}()
-	t.Cleanup(func() {
-		select {
-		case <-r.done:
-		default:
-			cmd.Process.Kill()
-			<-r.done
-		}
-	})
-	select {
-	case r.metrics = <-addr:
-	case <-r.done:
-		t.Fatalf("serve exited before its metrics listener was bound: %v\n%s", r.err, r.stderr())
-	case <-time.After(10 * time.Second):
-		t.Fatalf("no metrics_listening line:\n%s", r.stderr())
-	}
-	return r
-}
-
-func (r *metricsRun) stderr() string {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return strings.Join(r.logs, "\n")
+	run, addr, _ := startServed(t, cmd, "metrics_listening", nil)
+	return &metricsRun{servedRun: run, metrics: addr}
 }
 
 // metricsGet is one GET on the metrics listener: status and body, or 0

@@ -13,12 +13,9 @@ import (
 	"time"
 )
 
-// benchRoundTrips writes one request at a time on one stream and reads its
-// answer, over an in-process pipe.
-func benchRoundTrips(b *testing.B, request string) {
-	set := testSettings()
-	set.StatusPerMinute = 10_000_000 // measure the calls, not the refusals
-	srv := New(set, &fakeSearch{}, &fakeFetch{}, slog.New(slog.DiscardHandler), nil)
+// pipedStdio serves srv over in-process pipes. trip writes one line and
+// reads its answer, and returns how long that took; stop ends the server.
+func pipedStdio(b *testing.B, srv *Server, request string) (trip func() time.Duration, stop func()) {
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	ctx, cancel := context.WithCancel(context.Background())
@@ -30,22 +27,39 @@ func benchRoundTrips(b *testing.B, request string) {
 	}()
 	r := bufio.NewReaderSize(outR, 64<<10)
 	line := []byte(request + "\n")
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
+	trip = func() time.Duration {
+		t0 := time.Now()
 		if _, err := inW.Write(line); err != nil {
 			b.Fatal(err)
 		}
 		if _, err := r.ReadSlice('\n'); err != nil {
 			b.Fatal(err)
 		}
+		return time.Since(t0)
+	}
+	stop = func() {
+		cancel()
+		inW.Close()
+		go io.Copy(io.Discard, outR)
+		<-done
+	}
+	return trip, stop
+}
+
+// benchRoundTrips writes one request at a time on one stream and reads its
+// answer, over an in-process pipe.
+func benchRoundTrips(b *testing.B, request string) {
+	set := testSettings()
+	set.StatusPerMinute = 10_000_000 // measure the calls, not the refusals
+	trip, stop := pipedStdio(b, New(set, &fakeSearch{}, &fakeFetch{}, slog.New(slog.DiscardHandler), nil), request)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		trip()
 	}
 	b.StopTimer()
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "roundtrips/s")
-	cancel()
-	inW.Close()
-	go io.Copy(io.Discard, outR)
-	<-done
+	stop()
 }
 
 func BenchmarkToolsListRoundTrip(b *testing.B) {

@@ -1,8 +1,6 @@
 package mcp
 
 import (
-	"bufio"
-	"context"
 	"io"
 	"log/slog"
 	"sort"
@@ -25,35 +23,7 @@ func statusStream(b *testing.B, on bool) (func() time.Duration, func()) {
 	}
 	set := testSettings()
 	set.StatusPerMinute = 10_000_000 // measure the calls, not the refusals
-	srv := New(set, &fakeSearch{}, &fakeFetch{}, log, nil)
-	inR, inW := io.Pipe()
-	outR, outW := io.Pipe()
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() {
-		srv.ServeStdio(ctx, inR, outW)
-		outW.Close()
-		close(done)
-	}()
-	r := bufio.NewReaderSize(outR, 64<<10)
-	line := []byte(call(1, "engine_status", `{}`) + "\n")
-	trip := func() time.Duration {
-		t0 := time.Now()
-		if _, err := inW.Write(line); err != nil {
-			b.Fatal(err)
-		}
-		if _, err := r.ReadSlice('\n'); err != nil {
-			b.Fatal(err)
-		}
-		return time.Since(t0)
-	}
-	stop := func() {
-		cancel()
-		inW.Close()
-		go io.Copy(io.Discard, outR)
-		<-done
-	}
-	return trip, stop
+	return pipedStdio(b, New(set, &fakeSearch{}, &fakeFetch{}, log, nil), call(1, "engine_status", `{}`))
 }
 
 // BenchmarkEngineStatusMetrics is one variant per sub-benchmark, for

@@ -3,6 +3,8 @@ package mcp
 import (
 	"context"
 	"fmt"
+	"io"
+	"net"
 	"net/http"
 	"strings"
 	"testing"
@@ -631,6 +633,43 @@ func TestREQ_OPS_002_HTTPShutdownLetsCallsFinish(t *testing.T) {
 	}
 	if err := <-stopped; err != nil {
 		t.Errorf("Serve: %v", err)
+	}
+}
+
+// A connection the gate has handed on belongs to net/http: closing the
+// gate, the first thing Shutdown does, leaves it open, so the request on it
+// is still served. Each round closes the gate right after the hand-over,
+// racing the sniffer's own bookkeeping.
+func TestREQ_OPS_002_GateLeavesHandedOnConnectionsOpen(t *testing.T) {
+	srv := newTestServer(t, testSettings(), &fakeSearch{}, &fakeFetch{}, nil, nil)
+	for round := range 50 {
+		inner, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		g := newGateListener(inner, srv, 4, 5*time.Second)
+		client, err := net.Dial("tcp", inner.Addr().String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		client.Write([]byte("POST /mcp HTTP/1.1\r\n"))
+		c, err := g.Accept()
+		if err != nil {
+			t.Fatal(err)
+		}
+		g.Close()
+		g.wait()
+		head := make([]byte, 4)
+		_, rerr := io.ReadFull(c, head)
+		_, werr := c.Write([]byte("ok"))
+		client.SetReadDeadline(time.Now().Add(5 * time.Second))
+		got := make([]byte, 2)
+		_, cerr := io.ReadFull(client, got)
+		c.Close()
+		client.Close()
+		if rerr != nil || werr != nil || cerr != nil || string(head) != "POST" || string(got) != "ok" {
+			t.Fatalf("round %d: the handed-on connection was cut: read %q %v, write %v, client read %q %v", round, head, rerr, werr, got, cerr)
+		}
 	}
 }
 

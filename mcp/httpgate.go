@@ -165,9 +165,15 @@ func (g *gateListener) sniff(c *gateConn) {
 	}
 	c.SetReadDeadline(time.Time{})
 	c.prefix = buf
+	// Off the list before it is handed on: from then on the connection is
+	// net/http's, and Close must not cut a request that is being served.
+	g.mu.Lock()
+	delete(g.sniffing, c)
+	g.mu.Unlock()
 	select {
 	case g.ready <- c:
 	case <-g.done:
+		// Stopped before net/http took it.
 		c.Close()
 	}
 }
